@@ -1,0 +1,185 @@
+"""The flag model every launch form is parsed into.
+
+Two layers, in the order the data flows:
+
+* ``Launch`` (built by ``servelint.parse``): one vLLM launch as found in a
+  file, release-independent: the entry point, the argv words that follow it
+  (each with its exact source span), the environment visible to it, and the
+  hints about which vLLM release runs it.
+* ``Invocation`` (built by ``servelint.argv`` for one vLLM release): the same
+  launch read the way that release's argument parser reads it: ``Flag``
+  objects with canonical names and the values vLLM receives.
+
+All spans are offsets into the document text (see ``servelint.text``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Sequence
+
+from .text import Span
+
+
+class Form(str, Enum):
+    """Where a launch was written."""
+
+    SHELL = "shell"
+    VLLM_CONFIG = "vllm-config"  # a YAML file passed with --config
+    KUBERNETES = "kubernetes"
+    COMPOSE = "compose"
+    HELM = "helm"
+    SKYPILOT = "skypilot"
+    GITHUB_ACTIONS = "github-actions"
+    DOCKERFILE = "dockerfile"
+    RECORD = "record"  # an exampleFix of an error record
+
+
+class Entry(str, Enum):
+    """How vLLM's server was started."""
+
+    SERVE = "vllm serve"
+    API_SERVER = "python -m vllm.entrypoints.openai.api_server"
+    # The image's own ENTRYPOINT (``vllm/vllm-openai`` runs ``vllm serve``):
+    # the args are what follows the image in docker run / compose / k8s.
+    IMAGE = "image entrypoint"
+    # A standalone --config YAML, read as the flags it contributes.
+    CONFIG_FILE = "config file"
+
+
+@dataclass(slots=True)
+class Word:
+    """One argv element, as the program will receive it.
+
+    ``text`` is the value after the form's own quoting and expansion rules
+    (shell quotes removed, ``${VAR:-default}`` replaced by its default, a YAML
+    scalar's value...).  ``span`` covers the word as written, quotes included.
+
+    Each character of ``text`` maps back to the document: ``offsets[i]`` is
+    the document offset of ``text[i]`` and ``offsets[len(text)]`` the offset
+    just after the last character.  When ``offsets`` is None the word is a
+    verbatim slice and ``text[i]`` sits at ``base + i``.
+
+    ``exact`` is False when the value is not fully known from the file (an
+    unset variable, a command substitution, a value assembled at run time);
+    ``note`` says why, and rules must not reason about such a value.
+    """
+
+    text: str
+    span: Span
+    base: int = -1
+    offsets: Sequence[int] | None = None
+    exact: bool = True
+    note: str | None = None
+    # "config-key" / "config-value" for words synthesised from a --config
+    # YAML mapping; "" for words written as argv.
+    role: str = ""
+    # For a word synthesised from a structured YAML value (a --config mapping
+    # or list), the parsed value with its spans; see ``servelint.parse.yamlnodes``.
+    node: Any = None
+
+    def __post_init__(self) -> None:
+        if self.base < 0 and self.offsets is None:
+            self.base = self.span.start
+
+    def at(self, i: int) -> int:
+        """Document offset of ``text[i]`` (``i == len(text)`` gives the end)."""
+        if self.offsets is not None:
+            if not self.offsets:
+                return self.span.start
+            i = max(0, min(i, len(self.offsets) - 1))
+            return self.offsets[i]
+        return self.base + max(0, min(i, len(self.text)))
+
+    def sub(self, i: int, j: int) -> Span:
+        """Document span of ``text[i:j]``.
+
+        Producers keep ``offsets`` non-decreasing, with ``offsets[k+1]`` the
+        end of character ``k`` as written (so an escape such as ``\\"`` spans
+        both of its characters).
+        """
+        start = self.at(i)
+        return Span(start, max(start, self.at(j)))
+
+    def __repr__(self) -> str:
+        flag = "" if self.exact else " inexact"
+        return f"Word({self.text!r} @{self.span.start}-{self.span.end}{flag})"
+
+
+@dataclass(slots=True)
+class EnvVar:
+    """An environment variable visible to a launch."""
+
+    name: str
+    value: str | None  # None: set, but to a value not known from the file
+    span: Span | None  # where it is set
+    exact: bool = True
+
+
+@dataclass(slots=True)
+class ReleaseHint:
+    """Text near a launch that names the vLLM release running it."""
+
+    version: str  # "0.28.0"
+    span: Span
+    kind: str  # "directive" | "image" | "pip" | "comment"
+    text: str  # e.g. "vllm/vllm-openai:v0.28.0"
+
+
+@dataclass(slots=True)
+class ParseProblem:
+    """Something a parser saw that a user should hear about.
+
+    ``code`` is one of the parse-level rule codes in ``servelint.rules.parse``.
+    """
+
+    code: str
+    message: str
+    span: Span
+    severity: str = "error"
+    data: dict = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Launch:
+    """One vLLM launch found in a document, before any release is applied."""
+
+    form: Form
+    entry: Entry
+    entry_span: Span  # ``vllm serve``, ``python -m ...``, the image name...
+    args: list[Word]  # what follows the entry, in order
+    span: Span  # the whole command
+    env: dict[str, EnvVar] = field(default_factory=dict)
+    release_hints: list[ReleaseHint] = field(default_factory=list)
+    image: str | None = None  # container image, when known
+    problems: list[ParseProblem] = field(default_factory=list)
+    # Words after the entry that the launch could not resolve into argv
+    # (``"$@"``, ``"${ARGS[@]}"``): flags may hide there.
+    opaque: list[Word] = field(default_factory=list)
+    # Where in the document a flag can be inserted and how flags are laid out
+    # (used by fixes): "multiline-backslash", "single-line", "yaml-list",
+    # "yaml-list-pairs", "yaml-mapping", "json-array".
+    layout: str = "single-line"
+    # For YAML-hosted argv: the YAML sequence node the words came from.
+    container: Any = None
+
+    @property
+    def key(self) -> tuple:
+        """Identity of a launch for incremental re-checking: its text."""
+        return (self.form, self.entry, tuple(w.text for w in self.args), self.span)
+
+
+@dataclass(slots=True)
+class ParsedDocument:
+    """Everything the parsers found in one document."""
+
+    path: str
+    form: Form | None  # the document's form when it has one launch form
+    launches: list[Launch] = field(default_factory=list)
+    problems: list[ParseProblem] = field(default_factory=list)
+    release_hints: list[ReleaseHint] = field(default_factory=list)
+    # Paths of --config files named by launches, with the word naming them.
+    config_refs: list[tuple[Launch, Word]] = field(default_factory=list)
+    # Comment lines that carry ``# servelint:`` directives, by line number.
+    directives: list[tuple[int, str, Span]] = field(default_factory=list)
