@@ -1,0 +1,64 @@
+"""Parsers: every launch form → ``Launch`` objects with exact source spans.
+
+``parse_document`` picks the parser from the file name, then from the content.
+Each parser module exposes one function taking the document text and returning
+a ``ParsedDocument``; parsers know nothing of vLLM releases or rules.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from ..model import Form, ParsedDocument
+from . import hints
+
+_SHELL_EXT = (".sh", ".bash", ".zsh", ".ksh", ".sbatch", ".slurm")
+_YAML_EXT = (".yaml", ".yml")
+_SHEBANG = re.compile(r"\A#![^\n]*\b(?:ba|z|k|da)?sh\b")
+
+
+def kind_of(path: str, text: str, language_id: str | None = None) -> str | None:
+    """'shell', 'yaml' or 'dockerfile' for a document, or None if not ours."""
+    if language_id in ("shellscript", "sh", "bash"):
+        return "shell"
+    if language_id in ("yaml", "dockercompose"):
+        return "yaml"
+    if language_id == "dockerfile":
+        return "dockerfile"
+    name = os.path.basename(path).lower()
+    if name.endswith(_SHELL_EXT):
+        return "shell"
+    if name.endswith(_YAML_EXT):
+        return "yaml"
+    if name == "dockerfile" or name.startswith("dockerfile.") or name.endswith(
+        (".dockerfile", ".containerfile")
+    ) or name == "containerfile":
+        return "dockerfile"
+    if _SHEBANG.match(text):
+        return "shell"
+    return None
+
+
+def parse_document(path: str, text: str, language_id: str | None = None) -> ParsedDocument:
+    """Parse one document into launches.  Never raises on bad input."""
+    kind = kind_of(path, text, language_id)
+    if kind == "shell":
+        from .shell import parse_shell_document
+
+        doc = parse_shell_document(path, text)
+    elif kind == "yaml":
+        from .yamlforms import parse_yaml_document
+
+        doc = parse_yaml_document(path, text)
+    elif kind == "dockerfile":
+        from .dockerfile import parse_dockerfile_document
+
+        doc = parse_dockerfile_document(path, text)
+    else:
+        doc = ParsedDocument(path=path, form=None)
+    hints.attach(doc, text)
+    return doc
+
+
+__all__ = ["parse_document", "kind_of", "Form"]

@@ -1,0 +1,68 @@
+"""Release hints and ``# servelint:`` directives, found in any form's text.
+
+These are plain-text patterns that mean the same in a shell script, a YAML
+manifest and a Dockerfile, so they are found with one scan of the raw text
+rather than by each form's parser.  Which hint applies to which launch is
+decided later (``servelint.release``), with the launch's own spans.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..model import ParsedDocument, ReleaseHint
+from ..text import Span
+
+_VERSION = r"v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+)?)"
+
+# A comment that talks to servelint.  ``#`` starts a comment in every form we
+# read; the directive must be the comment's first word.
+DIRECTIVE = re.compile(r"(?:^|[ \t])#[ \t]*servelint:[ \t]*(?P<body>[^\r\n]*)", re.M)
+_VERSION_DIRECTIVE = re.compile(r"\bvllm[ \t]*=[ \t]*" + _VERSION)
+
+# vllm/vllm-openai:v0.28.0, vllm/vllm-openai:v0.28.0-cu128, docker.io/vllm/vllm-openai:0.28.0
+_IMAGE = re.compile(r"\bvllm/vllm-openai[\w.-]*:" + _VERSION + r"(?:[-\w.]*)")
+# pip install vllm==0.27.1, uv pip install "vllm[audio]==0.28.0", a comment "tested with vllm==0.28.0"
+_PIN = re.compile(r"\bvllm(?:\[[^\]\s]*\])?[ \t]*===?[ \t]*" + _VERSION + r"\b")
+
+
+def _in_comment(text: str, offset: int) -> bool:
+    line_start = text.rfind("\n", 0, offset) + 1
+    return "#" in text[line_start:offset]
+
+
+def scan(text: str) -> tuple[list[ReleaseHint], list[tuple[int, str, Span]]]:
+    """All release hints and directives of a document, in text order."""
+    found: list[ReleaseHint] = []
+    directives: list[tuple[int, str, Span]] = []
+    if "servelint:" in text:
+        for m in DIRECTIVE.finditer(text):
+            body = m.group("body").rstrip()
+            span = Span(m.start("body"), m.start("body") + len(body))
+            line = text.count("\n", 0, m.start("body"))
+            directives.append((line, body, span))
+            v = _VERSION_DIRECTIVE.search(body)
+            if v:
+                vs = Span(span.start + v.start(1), span.start + v.end(1))
+                found.append(ReleaseHint(_norm(v.group(1)), vs, "directive", body))
+    if "vllm" not in text:
+        return found, directives
+    for m in _IMAGE.finditer(text):
+        found.append(
+            ReleaseHint(_norm(m.group(1)), Span(m.start(), m.end()), "image", m.group(0))
+        )
+    for m in _PIN.finditer(text):
+        kind = "comment" if _in_comment(text, m.start()) else "pip"
+        found.append(ReleaseHint(_norm(m.group(1)), Span(m.start(), m.end()), kind, m.group(0)))
+    found.sort(key=lambda h: h.span.start)
+    return found, directives
+
+
+def _norm(version: str) -> str:
+    return version.lstrip("v")
+
+
+def attach(doc: ParsedDocument, text: str) -> None:
+    hints, directives = scan(text)
+    doc.release_hints = hints
+    doc.directives = directives
