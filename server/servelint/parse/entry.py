@@ -1,0 +1,873 @@
+"""Find vLLM's server launch in an argv.
+
+Shared by every form: the shell parser hands over each command's words, the
+YAML parsers a container's ``command`` + ``args``, the Dockerfile parser an
+exec-form ``ENTRYPOINT`` + ``CMD``.  The words are already unquoted and mapped
+to the document; this module only decides *which* words are vLLM's.
+
+An argv is read left to right: wrappers that run another program (``nohup``,
+``srun``, ``uv run``, ``docker run IMAGE``, ``bash -c SCRIPT``...) are peeled
+off, each skipping its own options, until the rest is ``vllm serve ...``,
+``python -m vllm.entrypoints.openai.api_server ...`` or an image whose
+entrypoint is ``vllm serve``.  Anything else is not a launch.
+
+Knowing which wrapper options take a value matters: ``docker run -e X=1 -p
+8000:8000 IMAGE`` must find ``IMAGE``, not ``8000:8000``.  For options not in
+the tables the value is guessed: the next word is the option's value unless it
+looks like an option or a program.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..model import Entry, EnvVar, Form, Launch, ParseProblem, Word
+from ..text import Span
+from . import problems
+from .words import assignment, basename, join_words, subword
+
+API_SERVER_MODULE = "vllm.entrypoints.openai.api_server"
+# ``python -m vllm.entrypoints.cli.main serve`` is what the ``vllm`` script runs.
+CLI_MODULE = "vllm.entrypoints.cli.main"
+
+_VLLM_OPENAI_IMAGE = re.compile(r"(?:^|/)vllm/vllm-openai[\w.-]*(?:[:@]|$)")
+_PYTHON = re.compile(r"python(?:\d+(?:\.\d+)*)?(?:\.exe)?$")
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
+
+
+def is_vllm_openai_image(image: str) -> bool:
+    """Images whose entrypoint is ``vllm serve`` (upstream ``vllm/vllm-openai*``)."""
+    return bool(_VLLM_OPENAI_IMAGE.search(image.strip()))
+
+
+def could_start_launch(name: str) -> bool:
+    """Whether a command named ``name`` may launch vLLM (a fast pre-filter)."""
+    base = basename(name)
+    return (
+        base in _WRAPPERS
+        or base == "vllm"
+        or bool(_PYTHON.match(base))
+        or assignment(name) is not None
+    )
+
+
+# -- the public entry points ---------------------------------------------------
+
+
+def find_launch(
+    words: list[Word],
+    *,
+    form: Form,
+    env: dict[str, EnvVar] | None = None,
+    image: str | None = None,
+    image_entrypoint: bool = False,
+    image_span: Span | None = None,
+    expand: str = "shell",
+) -> Launch | None:
+    """The vLLM launch started by ``words`` (an argv), or None.
+
+    ``env``: the environment visible to the command (exported variables, a
+    container's ``env:``).  ``image``: the container image the argv runs in,
+    if any.  ``image_entrypoint``: the words are arguments to the image's own
+    entrypoint (k8s ``args:`` without ``command:``); the launch is then
+    ``Entry.IMAGE`` unless the image is known not to be vLLM's.
+    ``image_span``: where the image is named (the entry span of such a launch).
+    ``expand``: the variable language applied before a shell runs a script
+    found in the argv (``sh -c SCRIPT``); see ``shell.parse_shell``.
+
+    A script run by ``sh -c`` may hold several launches; ``find_launches``
+    returns all of them.
+    """
+    found = find_launches(
+        words,
+        form=form,
+        env=env,
+        image=image,
+        image_entrypoint=image_entrypoint,
+        image_span=image_span,
+        expand=expand,
+    )
+    return found[0] if found else None
+
+
+def find_launches(
+    words: list[Word],
+    *,
+    form: Form,
+    env: dict[str, EnvVar] | None = None,
+    image: str | None = None,
+    image_entrypoint: bool = False,
+    image_span: Span | None = None,
+    expand: str = "shell",
+) -> list[Launch]:
+    """Every vLLM launch started by ``words`` (see ``find_launch``)."""
+    ctx = _Ctx(form=form, expand=expand, words=words, image=image)
+    env = dict(env or {})
+    if image_entrypoint:
+        if image is not None and not _may_be_vllm_image(image):
+            return []
+        span = image_span or (words[0].span if words else Span(0, 0))
+        return [_image_launch(ctx, words, 0, span, env, image)]
+    return _scan(ctx, 0, env)
+
+
+def config_refs(launch: Launch) -> list[Word]:
+    """The path words of ``--config PATH`` in a launch's args."""
+    out = []
+    args = launch.args
+    for k, w in enumerate(args):
+        if w.text == "--":
+            break
+        if w.text == "--config" and k + 1 < len(args):
+            out.append(args[k + 1])
+    return out
+
+
+# -- scanning ------------------------------------------------------------------
+
+
+@dataclass
+class _Ctx:
+    form: Form
+    expand: str
+    words: list[Word]
+    image: str | None = None
+    image_span: Span | None = None
+    # The first word of the outermost argv: a launch spans its wrappers too.
+    start: Span | None = None
+    # Problems found while peeling wrappers, attached to the launch found.
+    problems: list[ParseProblem] = field(default_factory=list)
+
+
+def _scan(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> list[Launch]:
+    """Peel wrappers from ``ctx.words[i:]`` until a launch or a dead end."""
+    words = ctx.words
+    while i < len(words):
+        w = words[i]
+        name = assignment(w.text)
+        if name is not None:  # ``VAR=x cmd`` written as an argv word
+            env[name] = _env_from_word(w, name)
+            i += 1
+            continue
+        if not w.exact and "$" in w.text:
+            return []  # the program itself is not known
+        prog = basename(w.text)
+        if prog == "vllm":
+            return _vllm(ctx, i, env)
+        if _PYTHON.match(prog):
+            return _python(ctx, i, env)
+        handler = _WRAPPERS.get(prog)
+        if handler is None:
+            return []
+        nxt = handler(ctx, i, env)
+        if isinstance(nxt, list):
+            return nxt
+        if nxt is None or nxt <= i:
+            return []
+        i = nxt
+    return []
+
+
+def _vllm(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> list[Launch]:
+    words = ctx.words
+    if i + 1 < len(words) and words[i + 1].text == "serve":
+        span = words[i].span.cover(words[i + 1].span)
+        return [_make(ctx, Entry.SERVE, span, words[i + 2 :], env)]
+    return []
+
+
+_PY_VALUE_OPTS = frozenset({"-W", "-X", "--check-hash-based-pycs"})
+
+
+def _python(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> list[Launch]:
+    """``python [opts] -m MODULE args``: only vLLM's server modules count."""
+    words = ctx.words
+    k = i + 1
+    while k < len(words):
+        t = words[k].text
+        if t in _PY_VALUE_OPTS:
+            k += 2
+            continue
+        if t[:2] in _PY_VALUE_OPTS:  # ``-Wignore``: value attached
+            k += 1
+            continue
+        if t.startswith("-") and not t.startswith("--") and len(t) > 1:
+            # ``-m`` may close a cluster (``-um``) or carry the module (``-mvllm...``).
+            m = t.find("m")
+            if "c" in t[1:m if m > 0 else None]:
+                return []  # ``-c CODE``
+            if m > 0:
+                if m + 1 < len(t):
+                    return _module(ctx, i, words[k], subword(words[k], m + 1), k + 1, env)
+                if k + 1 < len(words):
+                    return _module(ctx, i, words[k + 1], words[k + 1], k + 2, env)
+                return []
+            k += 1
+            continue
+        if t.startswith("--"):
+            k += 1
+            continue
+        return []  # a script path: we cannot see inside it
+    return []
+
+
+def _module(
+    ctx: _Ctx, i: int, last: Word, module: Word, rest: int, env: dict[str, EnvVar]
+) -> list[Launch]:
+    words = ctx.words
+    span = words[i].span.cover(last.span)
+    if module.text == API_SERVER_MODULE:
+        return [_make(ctx, Entry.API_SERVER, span, words[rest:], env)]
+    if module.text == CLI_MODULE and rest < len(words) and words[rest].text == "serve":
+        span = span.cover(words[rest].span)
+        return [_make(ctx, Entry.SERVE, span, words[rest + 1 :], env)]
+    return []
+
+
+# -- wrappers ------------------------------------------------------------------
+#
+# Each takes the index of its own name and returns the index of the program it
+# runs (scanning goes on from there), a finished list of launches, or None.
+
+
+def _skip_options(
+    words: list[Word],
+    i: int,
+    takes_value: frozenset[str] = frozenset(),
+    no_value: frozenset[str] = frozenset(),
+    on_option=None,
+) -> int:
+    """Index of the first word after the options starting at ``words[i]``.
+
+    ``on_option(opt, value_word_or_None)`` sees each option with its value.
+    """
+    n = len(words)
+    while i < n:
+        t = words[i].text
+        if t == "--":
+            return i + 1
+        if not t.startswith("-") or t == "-":
+            return i
+        value: Word | None = None
+        step = 1
+        if t.startswith("--") and "=" in t:
+            name = t[: t.index("=")]
+            value = subword(words[i], len(name) + 1)
+        elif t in takes_value:
+            name = t
+            value = words[i + 1] if i + 1 < n else None
+            step = 2
+        elif t in no_value:
+            name = t
+        elif not t.startswith("--") and len(t) > 2:
+            name, value, step = _short_cluster(words, i, takes_value)
+        else:
+            name = t
+            nxt = words[i + 1].text if i + 1 < n else ""
+            if nxt and not nxt.startswith("-") and not _looks_like_program(nxt):
+                value = words[i + 1]
+                step = 2
+        if on_option is not None:
+            on_option(name, value)
+        i += step
+    return i
+
+
+def _short_cluster(words: list[Word], i: int, takes_value: frozenset[str]):
+    """``-itd`` (flags), ``-n4`` / ``-e=X`` (attached value), ``-ie X``."""
+    t = words[i].text
+    if t[:2] in takes_value:
+        rest = 3 if t[2:3] == "=" else 2
+        return t[:2], subword(words[i], rest), 1
+    if "-" + t[-1] in takes_value:
+        value = words[i + 1] if i + 1 < len(words) else None
+        return "-" + t[-1], value, 2
+    return t, None, 1
+
+
+def _looks_like_program(text: str) -> bool:
+    base = basename(text)
+    return (
+        base in _WRAPPERS
+        or base == "vllm"
+        or bool(_PYTHON.match(base))
+        or "vllm" in text
+    )
+
+
+def _plain(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> int:
+    """``nohup cmd``: no options of interest."""
+    return _skip_options(ctx.words, i + 1)
+
+
+def _options(takes_value: set[str], no_value: set[str] = frozenset()):
+    tv, nv = frozenset(takes_value), frozenset(no_value)
+
+    def handler(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> int:
+        return _skip_options(ctx.words, i + 1, tv, nv)
+
+    return handler
+
+
+def _then_positional(takes_value: set[str], no_value: set[str] = frozenset()):
+    """Wrappers with one positional before the program (``timeout 1h cmd``)."""
+    tv, nv = frozenset(takes_value), frozenset(no_value)
+
+    def handler(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> int | None:
+        k = _skip_options(ctx.words, i + 1, tv, nv)
+        return k + 1 if k < len(ctx.words) else None
+
+    return handler
+
+
+def _subcommand(sub: set[str], takes_value: set[str], no_value: set[str] = frozenset()):
+    """``uv run cmd``, ``conda run -n X cmd``: a subcommand, then options."""
+    tv, nv = frozenset(takes_value), frozenset(no_value)
+
+    def handler(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> int | None:
+        words = ctx.words
+        k = _skip_options(words, i + 1, frozenset({"--project", "--directory"}))
+        if k >= len(words) or words[k].text not in sub:
+            return None
+        return _skip_options(words, k + 1, tv, nv)
+
+    return handler
+
+
+def _env(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> int:
+    """``env [-i] [-u NAME] NAME=value... cmd``."""
+
+    def opt(name: str, value: Word | None) -> None:
+        if name in ("-i", "--ignore-environment"):
+            env.clear()
+        elif name in ("-u", "--unset") and value is not None:
+            env.pop(value.text, None)
+
+    return _skip_options(
+        ctx.words,
+        i + 1,
+        frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"}),
+        frozenset({"-i", "--ignore-environment", "-0", "--null", "-v", "--debug"}),
+        opt,
+    )
+
+
+def _uv(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> int | list[Launch] | None:
+    """``uv run [opts] cmd`` (``uv run -m MODULE`` runs python)."""
+    words = ctx.words
+    k = _skip_options(words, i + 1, frozenset({"--project", "--directory", "--config-file"}))
+    if k >= len(words) or words[k].text != "run":
+        return None
+    module: list[Word] = []
+
+    def opt(name: str, value: Word | None) -> None:
+        if name in ("-m", "--module") and value is not None:
+            module.append(value)
+
+    k = _skip_options(words, k + 1, _UV_RUN_VALUE, _UV_RUN_FLAGS | {"-m", "--module"}, opt)
+    if module:
+        # ``-m`` was read as a flag so the module is the next positional.
+        mod = words[k] if k < len(words) else None
+        if mod is None:
+            return []
+        return _module(ctx, i, mod, mod, k + 1, env)
+    return k
+
+
+_UV_RUN_VALUE = frozenset(
+    {
+        "--with", "--with-editable", "--with-requirements", "--python", "-p",
+        "--package", "--extra", "--group", "--only-group", "--no-group",
+        "--env-file", "--index", "--index-url", "--default-index",
+        "--extra-index-url", "--find-links", "-f", "--upgrade-package", "-P",
+        "--reinstall-package", "--refresh-package", "--cache-dir",
+        "--prerelease", "--resolution", "--exclude-newer", "--index-strategy",
+        "--keyring-provider", "--link-mode", "--config-setting", "-C",
+        "--python-platform", "--color", "--directory", "--project",
+    }
+)
+_UV_RUN_FLAGS = frozenset(
+    {
+        "--no-sync", "--frozen", "--locked", "--isolated", "--active",
+        "--no-project", "--no-dev", "--all-extras", "--all-packages",
+        "--no-editable", "--offline", "-q", "--quiet", "-v", "--verbose",
+        "--no-cache", "-n", "--script", "-s", "--gui-script", "--refresh",
+        "--reinstall", "--upgrade", "-U", "--no-env-file", "--exact",
+        "--all-groups", "--no-default-groups", "--compile-bytecode",
+    }
+)
+
+
+def _docker(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> list[Launch] | None:
+    """``docker [global opts] run|container run|exec ...``."""
+    words = ctx.words
+    k = _skip_options(words, i + 1, _DOCKER_GLOBAL_VALUE)
+    if k < len(words) and words[k].text == "container":
+        k += 1
+    if k >= len(words):
+        return None
+    sub = words[k].text
+    if sub in ("run", "create"):
+        return _docker_run(ctx, k + 1, env)
+    if sub == "exec":
+        return _docker_exec(ctx, k + 1, env)
+    return None
+
+
+_DOCKER_GLOBAL_VALUE = frozenset(
+    {"-H", "--host", "--context", "-c", "--config", "-l", "--log-level",
+     "--tlscacert", "--tlscert", "--tlskey"}
+)
+
+
+def _docker_run(ctx: _Ctx, k: int, host_env: dict[str, EnvVar]) -> list[Launch]:
+    words = ctx.words
+    # A container sees only what docker passes: ``-e``/``--env``/``--env-file``.
+    env: dict[str, EnvVar] = {}
+    entrypoint: list[Word] = []
+
+    def opt(name: str, value: Word | None) -> None:
+        if value is None:
+            return
+        if name in ("-e", "--env"):
+            key = assignment(value.text)
+            if key is not None:
+                env[key] = _env_from_word(value, key)
+            else:  # ``-e NAME`` passes the host's value through
+                host = host_env.get(value.text)
+                env[value.text] = (
+                    EnvVar(value.text, host.value, value.span, host.exact)
+                    if host is not None
+                    else EnvVar(value.text, None, value.span, False)
+                )
+        elif name == "--entrypoint":
+            entrypoint.append(value)
+
+    k = _skip_options(words, k, _DOCKER_RUN_VALUE, _DOCKER_RUN_FLAGS, opt)
+    if k >= len(words):
+        return []
+    image_word = words[k]
+    ctx.image = image_word.text
+    ctx.image_span = image_word.span
+    rest = k + 1
+    if entrypoint:
+        ep = entrypoint[-1]
+        if ep.text == "":
+            return _scan(_sub_ctx(ctx, words[rest:]), 0, env)
+        return _scan(_sub_ctx(ctx, [ep] + words[rest:]), 0, env)
+    if is_vllm_openai_image(image_word.text) or (
+        _may_be_vllm_image(image_word.text)
+        and (rest >= len(words) or words[rest].text.startswith("-"))
+    ):
+        return [_image_launch(ctx, words, rest, image_word.span, env, image_word.text)]
+    return _scan(_sub_ctx(ctx, words[rest:]), 0, env)
+
+
+def _docker_exec(ctx: _Ctx, k: int, host_env: dict[str, EnvVar]) -> list[Launch]:
+    words = ctx.words
+    env: dict[str, EnvVar] = {}
+
+    def opt(name: str, value: Word | None) -> None:
+        if name in ("-e", "--env") and value is not None:
+            key = assignment(value.text)
+            if key is not None:
+                env[key] = _env_from_word(value, key)
+
+    k = _skip_options(
+        words,
+        k,
+        frozenset({"-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--detach-keys"}),
+        frozenset({"-d", "--detach", "-i", "--interactive", "-t", "--tty", "--privileged", "-it", "-ti"}),
+        opt,
+    )
+    if k >= len(words):
+        return []
+    return _scan(_sub_ctx(ctx, words[k + 1 :]), 0, env)
+
+
+_DOCKER_RUN_VALUE = frozenset(
+    {
+        "-a", "--attach", "--add-host", "--annotation", "--blkio-weight",
+        "--blkio-weight-device", "--cap-add", "--cap-drop", "--cgroup-parent",
+        "--cgroupns", "--cidfile", "--cpu-period", "--cpu-quota",
+        "--cpu-rt-period", "--cpu-rt-runtime", "-c", "--cpu-shares", "--cpus",
+        "--cpuset-cpus", "--cpuset-mems", "--device", "--device-cgroup-rule",
+        "--device-read-bps", "--device-read-iops", "--device-write-bps",
+        "--device-write-iops", "--dns", "--dns-option", "--dns-search",
+        "--domainname", "--entrypoint", "-e", "--env", "--env-file", "--expose",
+        "--gpus", "--group-add", "--health-cmd", "--health-interval",
+        "--health-retries", "--health-start-period", "--health-start-interval",
+        "--health-timeout", "-h", "--hostname", "--ip", "--ip6", "--ipc",
+        "--isolation", "--kernel-memory", "-l", "--label", "--label-file",
+        "--link", "--link-local-ip", "--log-driver", "--log-opt",
+        "--mac-address", "-m", "--memory", "--memory-reservation",
+        "--memory-swap", "--memory-swappiness", "--mount", "--name", "--network",
+        "--net", "--network-alias", "--net-alias", "--oom-score-adj", "--pid",
+        "--pids-limit", "--platform", "-p", "--publish", "--pull", "--restart",
+        "--runtime", "--security-opt", "--shm-size", "--stop-signal",
+        "--stop-timeout", "--storage-opt", "--sysctl", "--tmpfs", "--ulimit",
+        "-u", "--user", "--userns", "--uts", "-v", "--volume", "--volume-driver",
+        "--volumes-from", "-w", "--workdir",
+        # podman
+        "--pod", "--secret", "--hooks-dir", "--arch", "--os", "--variant",
+        "--cgroup-conf", "--cgroups", "--chrootdirs", "--conmon-pidfile",
+        "--decryption-key", "--env-merge", "--gidmap", "--uidmap",
+        "--hostuser", "--image-volume", "--init-path", "--log-level",
+        "--passwd-entry", "--personality", "--preserve-fds", "--requires",
+        "--sdnotify", "--seccomp-policy", "--subgidname", "--subuidname",
+        "--timeout", "--tz", "--umask", "--unsetenv",
+    }
+)
+_DOCKER_RUN_FLAGS = frozenset(
+    {
+        "-d", "--detach", "-i", "--interactive", "-t", "--tty", "--rm",
+        "--privileged", "--init", "--read-only", "-P", "--publish-all", "-q",
+        "--quiet", "--no-healthcheck", "--oom-kill-disable", "--help",
+        "--disable-content-trust", "--sig-proxy", "-it", "-ti", "-dit", "-itd",
+        "--replace", "--env-host", "--http-proxy", "--no-hosts", "--rmi",
+    }
+)
+
+
+def _may_be_vllm_image(image: str) -> bool:
+    """A container image that may run vLLM through its entrypoint."""
+    return "vllm" in image.lower()
+
+
+def _apptainer(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> list[Launch] | None:
+    """``apptainer exec|run [opts] IMAGE ...`` (also singularity)."""
+    words = ctx.words
+    k = _skip_options(words, i + 1)
+    if k >= len(words) or words[k].text not in ("exec", "run"):
+        return None
+    sub = words[k].text
+    inner = dict(env)
+
+    def opt(name: str, value: Word | None) -> None:
+        if name in ("-e", "--cleanenv", "-C", "--containall"):
+            inner.clear()
+        elif name == "--env" and value is not None:
+            for part in _split_commas(value):
+                key = assignment(part.text)
+                if key is not None:
+                    inner[key] = _env_from_word(part, key)
+
+    k = _skip_options(words, k + 1, _APPTAINER_VALUE, _APPTAINER_FLAGS, opt)
+    if k >= len(words):
+        return []
+    image_word = words[k]
+    ctx.image = image_word.text
+    ctx.image_span = image_word.span
+    if sub == "run":
+        if is_vllm_openai_image(image_word.text):
+            return [_image_launch(ctx, words, k + 1, image_word.span, inner, image_word.text)]
+        return []
+    return _scan(_sub_ctx(ctx, words[k + 1 :]), 0, inner)
+
+
+_APPTAINER_VALUE = frozenset(
+    {
+        "-B", "--bind", "--env", "--env-file", "-H", "--home", "-W", "--workdir",
+        "--pwd", "-o", "--overlay", "--security", "--network", "--network-args",
+        "-S", "--scratch", "--app", "--mount", "--fusemount", "--cpus",
+        "--memory", "--hostname", "--dns", "--add-caps", "--drop-caps",
+        "--apply-cgroups", "--cpu-shares", "--cpuset-cpus", "--memory-swap",
+    }
+)
+_APPTAINER_FLAGS = frozenset(
+    {
+        "--nv", "--nvccli", "--rocm", "-e", "--cleanenv", "-C", "--containall",
+        "-c", "--contain", "-w", "--writable", "--writable-tmpfs", "-f",
+        "--fakeroot", "--no-home", "--compat", "-i", "--ipc", "-p", "--pid",
+        "-u", "--userns", "--no-init", "--no-privs", "--no-eval", "--disable-cache",
+        "--allow-setuid", "--boot", "--keep-privs", "--no-https", "--oci",
+        "--no-mount",
+    }
+)
+
+
+def _split_commas(word: Word) -> list[Word]:
+    out, start = [], 0
+    for k, ch in enumerate(word.text + ","):
+        if ch == ",":
+            if k > start:
+                out.append(subword(word, start, k))
+            start = k + 1
+    return out
+
+
+def _shell(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> list[Launch] | None:
+    """``bash [opts] -c SCRIPT``: the launches in the script."""
+    words = ctx.words
+    k = i + 1
+    has_c = False
+    while k < len(words):
+        t = words[k].text
+        if t in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
+            k += 2
+            continue
+        if t == "--":
+            k += 1
+            break
+        if (t.startswith("-") or t.startswith("+")) and len(t) > 1:
+            if not t.startswith("--") and "c" in t[1:]:
+                has_c = True
+            k += 1
+            continue
+        break
+    if not has_c or k >= len(words):
+        return None
+    return _run_script(ctx, [words[k]], env)
+
+
+def _eval(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> list[Launch] | None:
+    """``eval ARGS``: the arguments joined with spaces, run as a script."""
+    return _run_script(ctx, ctx.words[i + 1 :], env)
+
+
+def _tmux(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> list[Launch] | None:
+    """``tmux new-session -d -s x 'cmd'`` and ``tmux send-keys -t x 'cmd' Enter``."""
+    words = ctx.words
+    k = _skip_options(words, i + 1, frozenset({"-L", "-S", "-f", "-T"}))
+    if k >= len(words):
+        return None
+    sub = words[k].text
+    if sub in ("new-session", "new", "new-window", "neww", "split-window", "splitw", "respawn-pane"):
+        k = _skip_options(
+            words,
+            k + 1,
+            frozenset({"-s", "-n", "-c", "-e", "-x", "-y", "-t", "-F", "-f", "-l", "-b"}),
+            frozenset({"-d", "-A", "-D", "-E", "-P", "-X", "-h", "-v", "-k", "-a", "-Z", "-I"}),
+        )
+        return _run_script(ctx, words[k:], env)
+    if sub in ("send-keys", "send"):
+        k = _skip_options(
+            words, k + 1, frozenset({"-t", "-N"}), frozenset({"-l", "-R", "-M", "-X", "-H", "-K", "-F"})
+        )
+        keys = [w for w in words[k:] if w.text not in _TMUX_KEYS]
+        return _run_script(ctx, keys, env)
+    return None
+
+
+_TMUX_KEYS = frozenset({"Enter", "C-m", "KPEnter", "C-j", "C-c"})
+
+
+def _run_script(ctx: _Ctx, words: list[Word], env: dict[str, EnvVar]) -> list[Launch]:
+    if not words or not any("vllm" in w.text or "$" in w.text for w in words):
+        return []
+    from .shell import parse_shell  # shell uses this module: import late
+
+    script = join_words(words)
+    result = parse_shell(
+        script.text,
+        offsets=_script_offsets(script),
+        form=ctx.form,
+        env=env,
+        expand="github" if ctx.expand == "github" else "shell",
+    )
+    launches = result.launches
+    for launch in launches:
+        if launch.image is None:
+            launch.image = ctx.image
+        launch.problems[:0] = ctx.problems
+    return launches
+
+
+def _script_offsets(script) -> list[int]:
+    offs = script.offsets()
+    if not offs:
+        return [0]
+    return offs
+
+
+def _ray(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> int | None:
+    """``ray job submit [opts] -- cmd``."""
+    words = ctx.words
+    for k in range(i + 1, len(words)):
+        if words[k].text == "--":
+            return k + 1
+    return None
+
+
+_WRAPPERS = {
+    "nohup": _plain,
+    "setsid": _plain,
+    "unbuffer": _plain,
+    "chronic": _plain,
+    "command": _options(set(), {"-p"}),
+    "exec": _options({"-a"}, {"-c", "-l"}),
+    "time": _options({"-f", "--format", "-o", "--output"}, {"-p", "-v", "-a", "--portability"}),
+    "nice": _options({"-n", "--adjustment"}),
+    "ionice": _options({"-c", "-n", "-t"}),
+    "sudo": _options(
+        {"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "-T", "--user", "--group"},
+        {"-E", "-H", "-i", "-s", "-n", "-k", "-b", "-S", "-P", "--preserve-env"},
+    ),
+    "stdbuf": _options({"-i", "-o", "-e"}),
+    "numactl": _options(
+        {"-N", "-m", "-C", "-i", "-p", "-P", "--cpunodebind", "--membind",
+         "--physcpubind", "--interleave", "--preferred"},
+        {"-l", "--localalloc", "-a", "--all"},
+    ),
+    "taskset": _then_positional(set(), {"-a", "--all-tasks", "-c", "--cpu-list"}),
+    "timeout": _then_positional(
+        {"-s", "--signal", "-k", "--kill-after"}, {"--foreground", "--preserve-status", "-v", "--verbose"}
+    ),
+    "srun": _options(
+        {
+            "-A", "-b", "-c", "-C", "-d", "-D", "-e", "-G", "-i", "-J", "-L", "-m",
+            "-M", "-n", "-N", "-o", "-p", "-q", "-r", "-S", "-t", "-T", "-w", "-W",
+            "-x", "--account", "--nodes", "--ntasks", "--ntasks-per-node",
+            "--gpus", "--gpus-per-node", "--gpus-per-task", "--gres",
+            "--cpus-per-task", "--cpus-per-gpu", "--mem", "--mem-per-cpu",
+            "--mem-per-gpu", "--time", "--partition", "--job-name", "--output",
+            "--error", "--input", "--qos", "--container-image",
+            "--container-mounts", "--container-name", "--container-workdir",
+            "--container-env", "--export", "--mpi", "--nodelist", "--exclude",
+            "--jobid", "--cpu-bind", "--distribution", "--chdir", "--constraint",
+            "--reservation", "--wait", "--dependency", "--gpu-bind",
+            "--ntasks-per-gpu", "--threads-per-core", "--network", "--signal",
+            "--time-min", "--mem-bind", "--hint", "--tasks-per-node",
+            "--het-group", "--cluster", "--clusters", "--comment", "--begin",
+            "--deadline", "--licenses", "--nice", "--priority", "--profile",
+            "--propagate", "--slurmd-debug", "--task-epilog", "--task-prolog",
+            "--tmp", "--uid", "--gid", "--wckey", "--open-mode", "--kill-on-bad-exit",
+        },
+        {
+            "-l", "--label", "-u", "--unbuffered", "-v", "--verbose", "-K", "-k",
+            "--no-kill", "-O", "--overcommit", "-Q", "--quiet", "-s",
+            "--oversubscribe", "-X", "--disable-status", "-Z", "--no-allocate",
+            "-E", "--preserve-env", "--exclusive", "--overlap", "--pty",
+            "--container-remap-root", "--no-container-remap-root",
+            "--no-container-mount-home", "--container-mount-home",
+            "--container-writable", "--container-readonly", "--no-container-entrypoint",
+            "-H", "--hold", "-I", "--immediate", "--multi-prog", "--test-only",
+        },
+    ),
+    "uv": _uv,
+    "uvx": _options({"--from", "--with", "--with-editable", "--with-requirements", "--python", "-p",
+                     "--index-url", "--extra-index-url", "--index", "-f", "--find-links"}),
+    "pipx": _subcommand({"run"}, {"--spec", "--python", "--pip-args", "--index-url"}),
+    "conda": _subcommand({"run"}, {"-n", "--name", "-p", "--prefix", "--cwd"},
+                         {"--no-capture-output", "--live-stream", "-v", "--debug-wrapper-scripts"}),
+    "mamba": _subcommand({"run"}, {"-n", "--name", "-p", "--prefix", "--cwd"},
+                         {"--no-capture-output", "--live-stream"}),
+    "micromamba": _subcommand({"run"}, {"-n", "--name", "-p", "--prefix", "--cwd", "-a", "--attach"}),
+    "pixi": _subcommand({"run", "exec"}, {"-e", "--environment", "--manifest-path", "-s", "--spec"}),
+    "poetry": _subcommand({"run"}, {"-C", "--directory", "-P", "--project"}),
+    "pipenv": _subcommand({"run"}, set()),
+    "pdm": _subcommand({"run"}, {"-p", "--project", "-G", "--group"}),
+    "rye": _subcommand({"run"}, {"--pyproject"}),
+    "env": _env,
+    "apptainer": _apptainer,
+    "singularity": _apptainer,
+    "docker": _docker,
+    "podman": _docker,
+    "nvidia-docker": _docker,
+    "bash": _shell,
+    "sh": _shell,
+    "zsh": _shell,
+    "dash": _shell,
+    "ksh": _shell,
+    "eval": _eval,
+    "tmux": _tmux,
+    "screen": _options({"-S", "-Logfile", "-c", "-e", "-h", "-p", "-s", "-t", "-T", "-X"},
+                       {"-d", "-m", "-D", "-L", "-dm", "-dmS", "-md", "-q", "-U", "-A", "-a"}),
+    "ray": _ray,
+}
+
+
+# -- building launches -----------------------------------------------------------
+
+
+def _sub_ctx(ctx: _Ctx, words: list[Word]) -> _Ctx:
+    start = ctx.start or (ctx.words[0].span if ctx.words else None)
+    return _Ctx(form=ctx.form, expand=ctx.expand, words=words, image=ctx.image,
+                image_span=ctx.image_span, start=start, problems=ctx.problems)
+
+
+def _image_launch(
+    ctx: _Ctx,
+    words: list[Word],
+    rest: int,
+    image_span: Span,
+    env: dict[str, EnvVar],
+    image: str | None,
+) -> Launch:
+    """A launch through the image's entrypoint (``vllm serve``)."""
+    args = words[rest:]
+    launch = _make(ctx, Entry.IMAGE, image_span, args, env, image=image)
+    repeated: Span | None = None
+    if args and args[0].text == "serve":
+        repeated = args[0].span
+    elif len(args) > 1 and basename(args[0].text) == "vllm" and args[1].text == "serve":
+        repeated = args[0].span.cover(args[1].span)
+    if repeated is not None:
+        launch.problems.append(
+            ParseProblem(
+                problems.SERVE_REPEATED,
+                "the vllm/vllm-openai image already runs `vllm serve`; "
+                "vLLM will see `serve` as an extra argument",
+                repeated,
+                "error",
+            )
+        )
+    return launch
+
+
+def _make(
+    ctx: _Ctx,
+    entry: Entry,
+    entry_span: Span,
+    args: list[Word],
+    env: dict[str, EnvVar],
+    image: str | None = None,
+) -> Launch:
+    first = ctx.start or (ctx.words[0].span if ctx.words else entry_span)
+    span = first.cover(entry_span)
+    if args:
+        span = span.cover(args[-1].span)
+    launch = Launch(
+        form=ctx.form,
+        entry=entry,
+        entry_span=entry_span,
+        args=list(args),
+        span=span,
+        env=dict(env),
+        image=image if image is not None else ctx.image,
+    )
+    launch.problems.extend(ctx.problems)
+    _check_config_equals(launch)
+    return launch
+
+
+def _check_config_equals(launch: Launch) -> None:
+    for w in launch.args:
+        if w.text == "--":
+            break
+        if w.text.startswith("--config="):
+            launch.problems.append(
+                ParseProblem(
+                    problems.CONFIG_EQUALS_IGNORED,
+                    "vLLM reads a config file only from `--config PATH` "
+                    "(two words); `--config=PATH` is silently ignored",
+                    w.span,
+                    "error",
+                )
+            )
+
+
+def _env_from_word(word: Word, name: str) -> EnvVar:
+    value = subword(word, len(name) + 1)
+    return EnvVar(name, value.text, word.span, word.exact)
+
+
+__all__ = [
+    "find_launch",
+    "find_launches",
+    "config_refs",
+    "could_start_launch",
+    "is_vllm_openai_image",
+    "API_SERVER_MODULE",
+]
