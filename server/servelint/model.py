@@ -78,6 +78,9 @@ class Word:
     # For a word synthesised from a structured YAML value (a --config mapping
     # or list), the parsed value with its spans; see ``servelint.parse.yamlnodes``.
     node: Any = None
+    # The file the word is written in, when it is not the document being
+    # linted (the flags of a --config file merged into a launch).
+    path: str | None = None
 
     def __post_init__(self) -> None:
         if self.base < 0 and self.offsets is None:
@@ -101,6 +104,20 @@ class Word:
         """
         start = self.at(i)
         return Span(start, max(start, self.at(j)))
+
+    def slice(self, i: int, j: int | None = None) -> "Word":
+        """The word made of ``text[i:j]``, still mapped to the document."""
+        j = len(self.text) if j is None else j
+        offsets = [self.at(k) for k in range(i, j + 1)]
+        return Word(
+            self.text[i:j],
+            Span(offsets[0], max(offsets[0], offsets[-1])),
+            offsets=offsets,
+            exact=self.exact,
+            note=self.note,
+            role=self.role,
+            path=self.path,
+        )
 
     def __repr__(self) -> str:
         flag = "" if self.exact else " inexact"

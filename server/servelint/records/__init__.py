@@ -1,0 +1,234 @@
+"""Error records: what vLLM's errors mean and how to fix them.
+
+A record (schemaVersion 2, the format of ``shared/seeds/``) describes one vLLM
+error: its message and a ``messagePattern`` regex, documentation, trigger
+scenarios, solutions and an ``exampleFix``.  A diagnostic is linked to a record
+when the record's pattern matches the message vLLM prints for that problem in
+the diagnostic's release, so users' own records attach with no code.
+
+Records are data from outside: ``messagePattern`` is compiled with the
+``regex`` module and run with a time limit (a pathological pattern cannot hang
+the server), and the Python snippets records carry (``validationCode``,
+``typeGuard``, ``tryCatchPattern``) are documentation, never executed.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Optional
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+log = logging.getLogger(__name__)
+
+HERE = os.path.dirname(__file__)
+BUNDLED = (os.path.join(HERE, "seeds.json"), os.path.join(HERE, "servelint.json"))
+# Time allowed for one pattern against one message.
+MATCH_TIMEOUT_S = 0.05
+MAX_RECORD_FILE_BYTES = 20_000_000
+MAX_PATTERN_CHARS = 2_000
+
+
+class Record(BaseModel):
+    """One error record, schemaVersion 2: exactly the seeds' fields."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    repo: Optional[str] = None
+    slug: Optional[str] = None
+    errorCode: Optional[str] = None
+    errorMessage: str
+    messagePattern: str
+    errorType: Optional[str] = None
+    errorClass: Optional[str] = None
+    httpStatus: Optional[int] = None
+    severity: Optional[str] = None
+    filePath: Optional[str] = None
+    lineNumber: Optional[int] = None
+    sourceCode: Optional[str] = None
+    sourceCodeStart: Optional[int] = None
+    sourceCodeEnd: Optional[int] = None
+    githubUrl: Optional[str] = None
+    documentation: str = ""
+    triggerScenarios: Optional[str] = None
+    commonSituations: Optional[str] = None
+    solutions: list[str] = []
+    exampleFix: Optional[str] = None
+    handlingStrategy: Optional[str] = None
+    # Python snippets: documentation only, never executed.
+    validationCode: Optional[str] = None
+    typeGuard: Optional[str] = None
+    tryCatchPattern: Optional[str] = None
+    preventionTips: list[str] = []
+    tags: list[str] = []
+    backgroundTag: Optional[str] = None
+    analyzedSha: Optional[str] = None
+    analyzedAt: Optional[str] = None
+    schemaVersion: int = 2
+
+
+@dataclass
+class RecordProblem:
+    """A record that could not be used, and why (file and field)."""
+
+    path: str
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.where}: {self.message}"
+
+
+@dataclass
+class LoadedRecord:
+    record: Record
+    path: str
+    origin: str  # "seed" | "servelint" | "user"
+    pattern: Any = None  # compiled regex, or None when the pattern is unusable
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+
+@dataclass
+class RecordStore:
+    records: list[LoadedRecord] = field(default_factory=list)
+    problems: list[RecordProblem] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, extra: Iterable[str] = ()) -> "RecordStore":
+        store = cls()
+        for path in BUNDLED:
+            if os.path.exists(path):
+                origin = "seed" if path.endswith("seeds.json") else "servelint"
+                store._load_file(path, origin)
+        for path in extra:
+            store._load_path(path)
+        return store
+
+    def _load_path(self, path: str) -> None:
+        if os.path.isdir(path):
+            for root, dirs, files in os.walk(path):
+                dirs.sort()
+                for name in sorted(files):
+                    if name.endswith((".json", ".jsonl", ".txt")):
+                        self._load_file(os.path.join(root, name), "user")
+        elif os.path.exists(path):
+            self._load_file(path, "user")
+        else:
+            self.problems.append(RecordProblem(path, "-", "no such file or directory"))
+
+    def _load_file(self, path: str, origin: str) -> None:
+        try:
+            size = os.path.getsize(path)
+            if size > MAX_RECORD_FILE_BYTES:
+                self.problems.append(RecordProblem(path, "-", f"file too large ({size:,} bytes; limit {MAX_RECORD_FILE_BYTES:,})"))
+                return
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            self.problems.append(RecordProblem(path, "-", f"cannot read: {exc}"))
+            return
+        for where, raw in _entries(path, text, self.problems):
+            self._add(path, where, raw, origin)
+
+    def _add(self, path: str, where: str, raw: Any, origin: str) -> None:
+        if isinstance(raw, dict) and isinstance(raw.get("record"), dict):
+            raw = raw["record"]
+        if not isinstance(raw, dict):
+            self.problems.append(RecordProblem(path, where, "a record must be a JSON object"))
+            return
+        try:
+            rec = Record.model_validate(raw)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            loc = ".".join(str(p) for p in err.get("loc", ())) or "-"
+            self.problems.append(RecordProblem(path, f"{where} field {loc}", err.get("msg", "invalid")))
+            return
+        pattern = _compile(rec.messagePattern)
+        if pattern is None:
+            self.problems.append(RecordProblem(path, f"{where} field messagePattern", "not a usable regular expression"))
+        self.records.append(LoadedRecord(rec, path, origin, pattern))
+
+    def match(self, message: str) -> LoadedRecord | None:
+        """The record whose pattern matches ``message``; users' records win."""
+        best = None
+        for lr in self.records:
+            if lr.pattern is None:
+                continue
+            try:
+                ok = lr.pattern.fullmatch(message, timeout=MATCH_TIMEOUT_S) or lr.pattern.search(
+                    message, timeout=MATCH_TIMEOUT_S
+                )
+            except TimeoutError:
+                log.warning("record %s: messagePattern timed out; ignoring it from now on", lr.id)
+                lr.pattern = None
+                continue
+            if ok:
+                if lr.origin == "user":
+                    return lr
+                best = best or lr
+        return best
+
+    def get(self, record_id: str) -> LoadedRecord | None:
+        return _by_id(self, record_id)
+
+
+def _by_id(store: RecordStore, record_id: str) -> LoadedRecord | None:
+    for lr in reversed(store.records):
+        if lr.id == record_id:
+            return lr
+    return None
+
+
+def _compile(pattern: str):
+    import regex
+
+    if len(pattern) > MAX_PATTERN_CHARS:
+        return None
+    try:
+        return regex.compile(pattern)
+    except (regex.error, TypeError, ValueError, RecursionError, OverflowError):
+        return None
+
+
+def _entries(path: str, text: str, problems: list[RecordProblem]):
+    """(where, object) for every record in a .json (object or list), .jsonl, or seed .txt file."""
+    stripped = text.strip()
+    if not stripped:
+        return
+    try:
+        data = json.loads(stripped)
+    except ValueError:
+        data = None
+    if data is not None:
+        if isinstance(data, dict) and isinstance(data.get("records"), list):
+            data = data["records"]
+        if isinstance(data, list):
+            for i, item in enumerate(data):
+                yield f"record {i}", item
+        else:
+            yield "record 0", data
+        return
+    # JSON lines, or several objects back to back.
+    decoder = json.JSONDecoder()
+    pos, index = 0, 0
+    while pos < len(text):
+        while pos < len(text) and text[pos] in " \t\r\n":
+            pos += 1
+        if pos >= len(text):
+            break
+        try:
+            obj, end = decoder.raw_decode(text, pos)
+        except ValueError as exc:
+            line = text.count("\n", 0, pos) + 1
+            problems.append(RecordProblem(path, f"line {line}", f"invalid JSON: {exc}"))
+            return
+        yield f"record {index}", obj
+        index += 1
+        pos = end

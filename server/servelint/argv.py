@@ -1,0 +1,397 @@
+"""Read a launch's argv the way one vLLM release's ``vllm serve`` reads it.
+
+This mirrors ``FlexibleArgumentParser.parse_args`` (vllm/utils/argparse_utils.py)
+and the argparse machinery under it, as recorded in
+``shared/research/vllm-cli-and-oracle.md`` §3 (0.33.0; the same in 0.25.0–0.33.0
+except where noted):
+
+* ``--config FILE`` (its own token only) inserts the file's flags right after
+  ``serve [MODEL]``, so CLI flags override them; ``--config=FILE`` is ignored.
+* ``--flag=value`` splits at the first ``=``; ``_`` becomes ``-`` in the name up
+  to the first ``.``.
+* ``-O3``, ``-O=3``, ``-Odecode`` and ``-O 3`` (0-3 only) become
+  ``--optimization-level``.
+* ``--x.y.z value`` collects into one JSON object for ``--x``, appended at the
+  end of argv, so it replaces a whole ``--x '{...}'`` given anywhere.
+* ``--model X`` is moved to the positional model slot (with a deprecation
+  warning); a positional model given as well becomes an extra argument.
+* argparse then accepts unique prefixes of long options, rejects ambiguous
+  ones, and consumes values by ``nargs``.
+
+The result is structural: which words are flags, which option each names,
+which words are its values.  Whether a value is valid, a flag unknown or a
+combination broken is for the rules to say.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .model import Entry, EnvVar, Launch, Word
+from .text import Span
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .knowledge.flags import Option, ReleaseKnowledge
+
+_NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
+_OPT_LEVEL = re.compile(r"^-O(=?)(.*)$")
+
+# vLLM's default when no model is given (ModelConfig.model default; the
+# ``vllm serve`` description says so).
+DEFAULT_MODEL = "Qwen/Qwen3-0.6B"
+
+
+@dataclass(slots=True)
+class Flag:
+    """One option as vLLM's parser will see it."""
+
+    written: str  # the name as written: "--max_model_len", "-tp", "use-replayssm" (a YAML key)
+    name_span: Span
+    index: int  # position among the invocation's flags
+    option: "Option | None" = None  # None: unknown or ambiguous
+    string: str | None = None  # the option string it resolved to ("--no-enable-prefix-caching")
+    candidates: tuple[str, ...] = ()  # for an ambiguous abbreviation
+    spelling: str = "exact"  # exact|underscore|abbrev|short|config-key|dotted|opt-level
+    values: list[Word] = field(default_factory=list)
+    explicit: bool = False  # the value was attached with "="
+    dotted_key: str | None = None  # "num_speculative_tokens" for --speculative-config.num_speculative_tokens
+    dotted_append: bool = False  # "--x.y+ a,b"
+    source: str = "cli"  # "cli" or "config"
+    word: Word | None = None  # the word holding the name
+    missing_value: bool = False  # the option needs a value and none followed
+    # Values argparse would reject before any type check: a value given to a
+    # flag that takes none ("--use-replayssm=true").
+    unexpected_value: Word | None = None
+
+    @property
+    def dest(self) -> str | None:
+        return self.option.dest if self.option is not None else None
+
+    @property
+    def canonical(self) -> str | None:
+        """The option's primary spelling, for messages."""
+        if self.option is None:
+            return None
+        return primary_string(self.option)
+
+    @property
+    def negated(self) -> bool:
+        return self.option is not None and self.string in self.option.negative
+
+    @property
+    def value_span(self) -> Span | None:
+        if not self.values:
+            return None
+        span = self.values[0].span
+        for w in self.values[1:]:
+            span = span.cover(w.span)
+        return span
+
+    @property
+    def span(self) -> Span:
+        """The flag and its values."""
+        vs = self.value_span
+        return self.name_span if vs is None else self.name_span.cover(vs)
+
+    @property
+    def exact(self) -> bool:
+        return all(w.exact for w in self.values) and (self.word is None or self.word.exact)
+
+    def value_text(self) -> str | None:
+        if not self.values:
+            return None
+        return " ".join(w.text for w in self.values)
+
+    def __repr__(self) -> str:
+        vals = " ".join(w.text for w in self.values)
+        return f"Flag({self.written}->{self.string} {vals!r})"
+
+
+@dataclass(slots=True)
+class Invocation:
+    """A launch as one vLLM release reads it."""
+
+    launch: Launch
+    knowledge: "ReleaseKnowledge"
+    flags: list[Flag] = field(default_factory=list)
+    model: Word | None = None
+    model_source: str = "default"  # positional | --model | config | default
+    model_flag: Flag | None = None
+    extra: list[Word] = field(default_factory=list)  # positionals vLLM will reject
+    config_path: Word | None = None
+    config_launch: Launch | None = None
+    env: dict[str, EnvVar] = field(default_factory=dict)
+
+    @property
+    def version(self) -> str:
+        return self.knowledge.version
+
+    @property
+    def model_name(self) -> str:
+        return self.model.text if self.model is not None else DEFAULT_MODEL
+
+    def flags_for(self, dest: str) -> list[Flag]:
+        return [f for f in self.flags if f.option is not None and f.option.dest == dest]
+
+    def last(self, dest: str) -> Flag | None:
+        """The flag that decides ``dest``: argparse keeps the last one."""
+        found = None
+        for f in self.flags:
+            if f.option is not None and f.option.dest == dest:
+                found = f
+        return found
+
+    def env_value(self, name: str) -> str | None:
+        var = self.env.get(name)
+        return var.value if var is not None else None
+
+
+def _normalise(name: str) -> str:
+    """``--max_model_len`` → ``--max-model-len``; only up to the first dot."""
+    head, dot, tail = name.partition(".")
+    return head[:2] + head[2:].replace("_", "-") + dot + tail
+
+
+def _looks_like_option(word: Word, kn: "ReleaseKnowledge") -> bool:
+    """argparse's ``_parse_optional`` test: would this word start an option?"""
+    s = word.text
+    if not s or s[0] != "-" or s == "-":
+        return False
+    if s in kn.by_string:
+        return True
+    if _NEGATIVE_NUMBER.match(s):
+        return False
+    if " " in s:
+        return False
+    return True
+
+
+def prefix_matches(kn: "ReleaseKnowledge", prefix: str) -> list[str]:
+    """Every accepted long option string starting with ``prefix``."""
+    strings = kn.long_strings
+    lo = bisect_left(strings, prefix)
+    out = []
+    for s in strings[lo:]:
+        if not s.startswith(prefix):
+            break
+        out.append(s)
+    return out
+
+
+def primary_string(opt: "Option") -> str:
+    """The spelling vLLM's help shows first: its first visible long string."""
+    for s in opt.visible or opt.strings:
+        if s.startswith("--"):
+            return s
+    return (opt.visible or opt.strings)[0]
+
+
+def resolve_option(kn: "ReleaseKnowledge", name: str) -> tuple["Option | None", str | None, tuple[str, ...]]:
+    """argparse's lookup: exact string, else a unique prefix of a long option.
+
+    Returns (option, matched string, ambiguous candidates).
+    """
+    opt = kn.by_string.get(name)
+    if opt is not None:
+        return opt, name, ()
+    if name.startswith("--") and len(name) > 2:
+        matches = prefix_matches(kn, name)
+        if len(matches) == 1:
+            return kn.by_string[matches[0]], matches[0], ()
+        if len(matches) > 1:
+            # argparse reports every candidate string, including aliases of
+            # one option; several strings of the *same* action are still
+            # ambiguous to it.
+            return None, None, tuple(matches)
+    return None, None, ()
+
+
+def interpret(
+    launch: Launch,
+    kn: "ReleaseKnowledge",
+    *,
+    config_words: list[Word] | None = None,
+    config_launch: Launch | None = None,
+) -> Invocation:
+    """Read ``launch`` with release ``kn``.
+
+    ``config_words`` are the argv words of the ``--config`` file the launch
+    names (already read by the engine), inserted where vLLM inserts them.
+    """
+    inv = Invocation(launch=launch, knowledge=kn, env=dict(launch.env), config_launch=config_launch)
+    words = list(launch.args)
+    flat = launch.entry is Entry.API_SERVER or launch.entry is Entry.CONFIG_FILE
+
+    # --config FILE: vLLM inserts the file's args after "serve [MODEL]".
+    for i, w in enumerate(words):
+        if w.text == "--config" and i + 1 < len(words):
+            inv.config_path = words[i + 1]
+            break
+    if config_words:
+        insert_at = 0
+        if not flat and words and not words[0].text.startswith("-"):
+            insert_at = 1
+        words = words[:insert_at] + list(config_words) + words[insert_at:]
+
+    _read_flags(inv, words, kn, flat=flat)
+    _settle_model(inv, flat=flat)
+    return inv
+
+
+def _read_flags(inv: Invocation, words: list[Word], kn: "ReleaseKnowledge", *, flat: bool) -> None:
+    positionals: list[Word] = []
+    i = 0
+    n = len(words)
+    while i < n:
+        w = words[i]
+        text = w.text
+        source = "config" if w.role == "config-key" else "cli"
+        if w.role == "config-value" or not text.startswith("-") or text == "-" or (
+            _NEGATIVE_NUMBER.match(text) and text not in kn.by_string
+        ):
+            positionals.append(w)
+            i += 1
+            continue
+
+        # -O3 / -O=3 / -Odecode / -O 3
+        m = _OPT_LEVEL.match(text)
+        if m and text not in kn.by_string:
+            opt, string, _ = resolve_option(kn, "--optimization-level")
+            flag = Flag(written=text, name_span=w.sub(0, 2), index=len(inv.flags), option=opt,
+                        string=string, spelling="opt-level", word=w, source=source)
+            rest = m.group(2)
+            if rest or m.group(1):
+                start = 2 + len(m.group(1))
+                flag.values.append(w.slice(start))
+                flag.explicit = True
+                i += 1
+            elif i + 1 < n and words[i + 1].text in ("0", "1", "2", "3"):
+                flag.values.append(words[i + 1])
+                i += 2
+            else:
+                # vLLM leaves a bare "-O" alone and argparse rejects it.
+                flag.option, flag.string = None, None
+                i += 1
+            inv.flags.append(flag)
+            continue
+
+        name, eq, _ = text.partition("=")
+        name_len = len(name)
+        if name.startswith("--"):
+            name = _normalise(name)
+        spelling = "exact"
+        if w.role == "config-key":
+            spelling = "config-key"
+        elif name != text[:name_len]:
+            spelling = "underscore"
+
+        dotted_key = None
+        append = False
+        base = name
+        if name.startswith("-") and "." in name:
+            base, _, dotted_key = name.partition(".")
+            if dotted_key.endswith("+"):
+                dotted_key, append = dotted_key[:-1], True
+            spelling = "dotted"
+
+        opt, string, candidates = resolve_option(kn, base)
+        if opt is not None and string != base and spelling in ("exact", "underscore"):
+            spelling = "abbrev"
+        elif opt is not None and not base.startswith("--") and spelling == "exact":
+            spelling = "short"
+        if w.role == "config-key":
+            # The name span is the YAML key as written, not the synthesised "--".
+            name_span = w.sub(2, name_len)
+        else:
+            name_span = w.sub(0, name_len)
+        flag = Flag(
+            written=text[:name_len] if w.role != "config-key" else text[2:name_len],
+            name_span=name_span,
+            index=len(inv.flags),
+            option=opt,
+            string=string,
+            candidates=candidates,
+            spelling=spelling,
+            dotted_key=dotted_key,
+            dotted_append=append,
+            source=source,
+            word=w,
+        )
+        inv.flags.append(flag)
+        i += 1
+
+        takes_value = True
+        nargs: Any = None
+        if opt is not None:
+            takes_value = opt.takes_value or dotted_key is not None
+            nargs = opt.nargs if dotted_key is None else None
+        if eq:
+            value = w.slice(name_len + 1)
+            if takes_value:
+                flag.values.append(value)
+                flag.explicit = True
+            else:
+                flag.unexpected_value = value
+            continue
+        if not takes_value:
+            continue
+        if opt is None:
+            # An unknown option: argparse leaves what follows as positionals;
+            # a following plain word is most likely meant as its value.
+            if i < n and not _looks_like_option(words[i], kn) and words[i].role != "config-key":
+                flag.values.append(words[i])
+                i += 1
+            continue
+        if nargs in (None, 1):
+            if i < n and not _looks_like_option(words[i], kn) and words[i].role != "config-key":
+                flag.values.append(words[i])
+                i += 1
+            else:
+                flag.missing_value = True
+        elif nargs == "?":
+            if i < n and not _looks_like_option(words[i], kn) and words[i].role != "config-key":
+                flag.values.append(words[i])
+                i += 1
+        elif nargs in ("+", "*") or isinstance(nargs, int):
+            limit = nargs if isinstance(nargs, int) else n
+            taken = 0
+            while i < n and taken < limit and not _looks_like_option(words[i], kn) and words[i].role != "config-key":
+                flag.values.append(words[i])
+                i += 1
+                taken += 1
+            if (nargs == "+" and taken == 0) or (isinstance(nargs, int) and taken < nargs):
+                flag.missing_value = True
+    inv.extra = positionals  # _settle_model takes the model out
+
+
+def _settle_model(inv: Invocation, *, flat: bool) -> None:
+    positionals = inv.extra
+    model_flags = inv.flags_for("model")
+    cli_model = [f for f in model_flags if f.source == "cli" and f.values]
+    cfg_model = [f for f in model_flags if f.source == "config" and f.values]
+    if flat:
+        # The flat parsers (api_server, and a --config file read on its own)
+        # have no positional model: every positional is rejected.
+        if model_flags and model_flags[-1].values:
+            inv.model, inv.model_source, inv.model_flag = model_flags[-1].values[0], "--model", model_flags[-1]
+            if model_flags[-1].source == "config":
+                inv.model_source = "config"
+        inv.extra = positionals
+        return
+    if cli_model:
+        # vLLM moves "--model X" to the positional slot; a positional given as
+        # well is then left over as an unrecognised argument.
+        flag = cli_model[-1]
+        inv.model, inv.model_source, inv.model_flag = flag.values[0], "--model", flag
+        inv.extra = positionals
+        return
+    if positionals:
+        inv.model, inv.model_source = positionals[0], "positional"
+        inv.extra = positionals[1:]
+        return
+    if cfg_model:
+        inv.model, inv.model_source, inv.model_flag = cfg_model[-1].values[0], "config", cfg_model[-1]
+    inv.extra = []

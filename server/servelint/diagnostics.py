@@ -1,0 +1,131 @@
+"""What servelint tells the user: diagnostics, their fixes, and the JSON shape.
+
+A ``Diagnostic`` is surface-neutral: the CLI prints it as text, JSON, SARIF
+or GitHub annotations, and the language server publishes the same object as
+an LSP diagnostic.  Positions are document offsets until ``to_json`` turns them
+into LSP ranges.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Callable
+
+from .text import SourceText, Span
+
+
+class Severity(IntEnum):
+    """LSP's DiagnosticSeverity values, so the server can pass them through."""
+
+    ERROR = 1
+    WARNING = 2
+    INFORMATION = 3
+    HINT = 4
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> "Severity":
+        text = text.strip().lower()
+        aliases = {"info": "information", "warn": "warning", "err": "error"}
+        return cls[aliases.get(text, text).upper()]
+
+    def lower(self) -> "Severity":
+        """One step less severe (error → warning ...), for inferred facts."""
+        return Severity(min(self.value + 1, Severity.HINT.value))
+
+
+CATEGORIES = (
+    "unknown-flag",
+    "invalid-value",
+    "duplicate-flag",
+    "deprecated",
+    "incompatible",
+    "parse-error",
+    "config",
+)
+
+
+@dataclass(slots=True)
+class Edit:
+    path: str
+    span: Span
+    new_text: str
+
+
+@dataclass(slots=True)
+class Fix:
+    """A change that resolves a diagnostic.
+
+    ``safe`` fixes keep the launch's meaning apart from the conflict they
+    remove; only they are applied by ``--fix`` and fix-all.
+    """
+
+    title: str
+    edits: list[Edit]
+    safe: bool = True
+    preferred: bool = False
+
+
+@dataclass(slots=True)
+class Related:
+    path: str
+    span: Span
+    message: str
+
+
+@dataclass(slots=True)
+class Diagnostic:
+    path: str
+    span: Span
+    severity: Severity
+    code: str
+    name: str
+    category: str
+    message: str
+    vllm_version: str | None = None
+    flag: str | None = None
+    record: str | None = None
+    related: list[Related] = field(default_factory=list)
+    fixes: list[Fix] = field(default_factory=list)
+    tags: tuple[str, ...] = ()  # "deprecated", "unnecessary"
+    data: dict = field(default_factory=dict)
+    doc_url: str | None = None
+
+    def sort_key(self) -> tuple:
+        return (self.path, self.span.start, self.span.end, self.code, self.message)
+
+    def to_json(self, source_of: Callable[[str], SourceText]) -> dict:
+        """The ``servelint check --format json`` object for this diagnostic."""
+        src = source_of(self.path)
+        return {
+            "path": self.path,
+            "range": src.range(self.span),
+            "severity": self.severity.label,
+            "code": self.code,
+            "name": self.name,
+            "category": self.category,
+            "flag": self.flag,
+            "message": self.message,
+            "vllm_version": self.vllm_version,
+            "record": self.record,
+            "related": [
+                {"path": r.path, "range": source_of(r.path).range(r.span), "message": r.message}
+                for r in self.related
+            ],
+            "fixes": [
+                {
+                    "title": f.title,
+                    "safe": f.safe,
+                    "preferred": f.preferred,
+                    "edits": [
+                        {"path": e.path, "range": source_of(e.path).range(e.span), "newText": e.new_text}
+                        for e in f.edits
+                    ],
+                }
+                for f in self.fixes
+            ],
+        }

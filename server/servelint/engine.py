@@ -1,0 +1,386 @@
+"""The engine: document text → diagnostics, re-checking only what an edit touched.
+
+For each document: parse it into launches; for each launch choose the vLLM
+release, read the launch with that release's parser semantics
+(``servelint.argv``), merge its ``--config`` file, run the rules that apply,
+and turn findings into diagnostics (joined to error records, filtered by
+suppressions and settings).
+
+Incremental work: the engine keeps, per document, the results of the last
+lint.  A launch whose text, environment, release and config file are
+unchanged reuses its diagnostics (shifted if the launch moved).  In a launch
+that did change, a rule is re-run only if one of the inputs it declares
+(``Rule.reads``) changed; ``rule_evaluations`` counts the runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from dataclasses import dataclass, field, replace
+from typing import Callable, Iterable
+
+from . import argv, knowledge
+from .diagnostics import Diagnostic, Related, Severity
+from .model import Entry, Form, Launch, ParsedDocument, ParseProblem, Word
+from .parse import parse_document
+from .release import ReleaseChoice, choose
+from .rules import Context, Finding, Rule, invocation_rules
+from .rules.parse_level import BY_PROBLEM
+from .settings import Settings
+from .text import SourceText, Span
+
+log = logging.getLogger(__name__)
+
+# Files larger than this are not linted (an information diagnostic says so):
+# no launch file is this big, and an editor must stay responsive.
+MAX_DOCUMENT_CHARS = 5_000_000
+
+INTERNAL_ERROR_CODE = "SL000"
+
+
+@dataclass
+class LaunchResult:
+    launch: Launch
+    release: ReleaseChoice
+    invocation: "argv.Invocation | None"
+    diagnostics: list[Diagnostic]
+    # rule name → (input signature, findings' diagnostics) for reuse
+    by_rule: dict[str, tuple[tuple, list[Diagnostic]]] = field(default_factory=dict)
+    key: tuple = ()
+    base: int = 0
+
+
+@dataclass
+class LintResult:
+    path: str
+    source: SourceText
+    parsed: ParsedDocument
+    diagnostics: list[Diagnostic]
+    launches: list[LaunchResult]
+    sources: dict[str, SourceText] = field(default_factory=dict)
+
+    def source_of(self, path: str) -> SourceText:
+        return self.sources.get(path) or (self.source if path == self.path else SourceText(""))
+
+
+def _read_text_file(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.read(MAX_DOCUMENT_CHARS + 1)
+    except OSError:
+        return None
+
+
+class Engine:
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        read_file: Callable[[str], str | None] | None = None,
+        records=None,
+    ) -> None:
+        self.settings = settings or Settings()
+        self.read_file = read_file or _read_text_file
+        self._records = records
+        self._previous: dict[str, LintResult] = {}
+        self.rule_evaluations = 0
+        self.launch_evaluations = 0
+
+    # -- records -------------------------------------------------------------
+
+    @property
+    def records(self):
+        if self._records is None:
+            from .records import RecordStore
+
+            self._records = RecordStore.load(self.settings.records)
+        return self._records
+
+    def set_settings(self, settings: Settings) -> None:
+        if settings.records != self.settings.records:
+            self._records = None
+        self.settings = settings
+        self._previous.clear()
+
+    def forget(self, path: str) -> None:
+        self._previous.pop(path, None)
+
+    # -- linting -------------------------------------------------------------
+
+    def lint(self, path: str, text: str, language_id: str | None = None, settings: Settings | None = None) -> LintResult:
+        settings = settings or self.settings
+        source = SourceText(text)
+        if len(text) > MAX_DOCUMENT_CHARS:
+            parsed = ParsedDocument(path=path, form=None)
+            diag = Diagnostic(
+                path, Span(0, 0), Severity.INFORMATION, "SL009", "file-too-large", "config",
+                f"servelint skips files over {MAX_DOCUMENT_CHARS:,} characters ({len(text):,} here)",
+            )
+            return LintResult(path, source, parsed, [diag], [])
+        try:
+            parsed = parse_document(path, text, language_id)
+        except Exception as exc:  # a parser bug must not take the editor down
+            log.exception("parser failed on %s", path)
+            parsed = ParsedDocument(path=path, form=None)
+            diag = Diagnostic(
+                path, Span(0, 0), Severity.ERROR, INTERNAL_ERROR_CODE, "internal-error", "parse-error",
+                f"servelint could not parse this file (internal error: {type(exc).__name__}: {exc}); please report it",
+            )
+            return LintResult(path, source, parsed, [diag], [])
+
+        previous = self._previous.get(path)
+        old_launches = previous.launches if previous else []
+        results: list[LaunchResult] = []
+        sources: dict[str, SourceText] = {path: source}
+        diagnostics: list[Diagnostic] = []
+        doc_release = choose(parsed, None, setting=settings.vllm_version,
+                             use_installed=settings.use_installed_vllm, line_of=source.line_of)
+
+        for p in parsed.problems:
+            diagnostics.extend(self._problem_diagnostics(path, [p], doc_release.version, settings))
+
+        for i, launch in enumerate(parsed.launches):
+            old = old_launches[i] if i < len(old_launches) else None
+            res = self._lint_launch(path, source, parsed, launch, old, settings, sources)
+            results.append(res)
+            diagnostics.extend(res.diagnostics)
+
+        diagnostics = self._apply_suppressions(path, source, parsed, diagnostics, settings)
+        diagnostics.sort(key=Diagnostic.sort_key)
+        result = LintResult(path, source, parsed, diagnostics, results, sources)
+        self._previous[path] = result
+        return result
+
+    def _problem_diagnostics(self, path: str, found: Iterable[ParseProblem], version: str, settings: Settings) -> list[Diagnostic]:
+        out = []
+        for p in found:
+            cls = BY_PROBLEM.get(p.code)
+            if cls is None:
+                log.warning("parser reported an unknown problem %r", p.code)
+                continue
+            if not settings.enabled(cls.name, cls.code):
+                continue
+            sev = cls.severity
+            if p.severity and p.severity != "error" and cls.severity == Severity.ERROR:
+                sev = Severity.parse(p.severity)
+            out.append(
+                Diagnostic(
+                    path, p.span, settings.severity_for(cls.name, cls.code, sev), cls.code, cls.name,
+                    cls.category, p.message, vllm_version=version,
+                    flag=p.data.get("flag"), data={k: v for k, v in p.data.items() if k != "flag"},
+                )
+            )
+        return out
+
+    # -- one launch ----------------------------------------------------------
+
+    def _launch_key(self, source: SourceText, launch: Launch, release: ReleaseChoice, config_digest: str) -> tuple:
+        base = launch.span.start
+        env = tuple(
+            sorted(
+                (
+                    name,
+                    var.value,
+                    var.exact,
+                    None if var.span is None else (
+                        (var.span.start - base, var.span.end - base)
+                        if launch.span.start <= var.span.start < launch.span.end
+                        else (var.span.start, var.span.end, "abs")
+                    ),
+                )
+                for name, var in launch.env.items()
+            )
+        )
+        return (
+            launch.form, launch.entry, source.text[launch.span.start : launch.span.end],
+            tuple((w.text, w.span.start - base, w.span.end - base, w.exact) for w in launch.args),
+            env, launch.image, release.version, release.reason, config_digest,
+        )
+
+    def _load_config(self, path: str, launch: Launch, release: ReleaseChoice, sources: dict[str, SourceText]):
+        """The words of the --config file a launch names (and a digest for caching)."""
+        ref = None
+        for i, w in enumerate(launch.args):
+            if w.text == "--config" and i + 1 < len(launch.args):
+                ref = launch.args[i + 1]
+                break
+        if ref is None or not ref.exact:
+            return None, None, "", None
+        target = os.path.expanduser(ref.text)
+        if not os.path.isabs(target):
+            target = os.path.join(os.path.dirname(os.path.abspath(path)), target)
+        target = os.path.normpath(target)
+        if not target.endswith((".yaml", ".yml")):
+            return ref, None, "not-yaml", None
+        text = self.read_file(target)
+        if text is None:
+            return ref, None, "missing", None
+        digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+        from .parse.vllm_config import parse_vllm_config
+
+        parsed = parse_vllm_config(target, text)
+        sources[target] = SourceText(text)
+        cfg = parsed.launches[0] if parsed.launches else None
+        if cfg is not None:
+            for w in cfg.args:
+                w.path = target
+        return ref, cfg, digest, target
+
+    def _lint_launch(self, path, source, parsed, launch, old, settings, sources) -> LaunchResult:
+        release = choose(parsed, launch, setting=settings.vllm_version,
+                         use_installed=settings.use_installed_vllm, line_of=source.line_of)
+        ref, cfg_launch, config_state, config_path = self._load_config(path, launch, release, sources)
+        key = self._launch_key(source, launch, release, config_state) + (settings,)
+        base = launch.span.start
+        if old is not None and old.key == key:
+            delta = base - old.base
+            shifted = [_shift(d, path, delta) for d in old.diagnostics] if delta else old.diagnostics
+            return LaunchResult(launch, release, old.invocation, shifted, old.by_rule, key, base)
+
+        self.launch_evaluations += 1
+        kn = knowledge.load(release.version)
+        inv = argv.interpret(
+            launch, kn,
+            config_words=cfg_launch.args if cfg_launch is not None else None,
+            config_launch=cfg_launch,
+        )
+        inv.config_state = config_state  # type: ignore[attr-defined]
+        inv.config_file = config_path  # type: ignore[attr-defined]
+        diagnostics = self._problem_diagnostics(path, launch.problems, release.version, settings)
+        if cfg_launch is not None and config_path:
+            # Problems inside the config file (a dropped `false`) are reported
+            # when that file is linted; here they would be reported twice.
+            pass
+
+        ctx = Context(inv, path=path, base_dir=os.path.dirname(os.path.abspath(path)),
+                      target=settings.target, resolve_model=_resolve_model)
+        by_rule: dict[str, tuple[tuple, list[Diagnostic]]] = {}
+        old_rules = old.by_rule if old is not None else {}
+        old_base = old.base if old is not None else base
+        for rule in invocation_rules():
+            if not rule.applies_to(release.version) or not settings.enabled(rule.name, rule.code):
+                continue
+            sig = _signature(rule, inv, base, release, settings)
+            prev = old_rules.get(rule.name)
+            if prev is not None and prev[0] == sig:
+                delta = base - old_base
+                diags = [_shift(d, path, delta) for d in prev[1]] if delta else prev[1]
+            else:
+                self.rule_evaluations += 1
+                diags = self._run_rule(rule, ctx, path, release, settings)
+            by_rule[rule.name] = (sig, diags)
+            diagnostics.extend(diags)
+        return LaunchResult(launch, release, inv, diagnostics, by_rule, key, base)
+
+    def _run_rule(self, rule: Rule, ctx: Context, path: str, release: ReleaseChoice, settings: Settings) -> list[Diagnostic]:
+        try:
+            findings = list(rule.check(ctx))
+        except Exception as exc:  # one broken rule must not hide the others
+            log.exception("rule %s failed on %s", rule.name, path)
+            return [
+                Diagnostic(
+                    path, ctx.invocation.launch.entry_span, Severity.WARNING, INTERNAL_ERROR_CODE,
+                    "internal-error", "config",
+                    f"servelint rule {rule.name} ({rule.code}) failed on this launch: "
+                    f"{type(exc).__name__}: {exc}; the other rules still ran",
+                    vllm_version=release.version,
+                )
+            ]
+        return [self._to_diagnostic(rule, f, path, release, settings) for f in findings]
+
+    def _to_diagnostic(self, rule: Rule, f: Finding, path: str, release: ReleaseChoice, settings: Settings) -> Diagnostic:
+        severity = settings.severity_for(rule.name, rule.code, f.severity or rule.severity)
+        record_id = None
+        related = list(f.related)
+        if f.vllm_message:
+            rec = self.records.match(f.vllm_message)
+            if rec is not None:
+                record_id = rec.id
+        data = dict(f.data)
+        data.setdefault("release_reason", release.reason)
+        if f.vllm_message:
+            data.setdefault("vllm_message", f.vllm_message)
+        return Diagnostic(
+            f.path or path, f.span, severity, rule.code, rule.name, rule.category, f.message,
+            vllm_version=release.version, flag=f.flag, record=record_id, related=related,
+            fixes=list(f.fixes), tags=f.tags, data=data,
+        )
+
+    # -- suppressions --------------------------------------------------------
+
+    def _apply_suppressions(self, path, source, parsed, diagnostics, settings) -> list[Diagnostic]:
+        from .suppress import apply
+
+        return apply(path, source, parsed, diagnostics, settings)
+
+
+def _shift(d: Diagnostic, path: str, delta: int) -> Diagnostic:
+    if not delta:
+        return d
+
+    def mv(span: Span, p: str) -> Span:
+        return Span(span.start + delta, span.end + delta) if p == path else span
+
+    fixes = [
+        replace(fx, edits=[replace(e, span=mv(e.span, e.path)) for e in fx.edits]) for fx in d.fixes
+    ]
+    return replace(
+        d,
+        span=mv(d.span, d.path),
+        related=[replace(r, span=mv(r.span, r.path)) for r in d.related],
+        fixes=fixes,
+    )
+
+
+def _signature(rule: Rule, inv: "argv.Invocation", base: int, release: ReleaseChoice, settings: Settings) -> tuple:
+    """The inputs a rule declared, relative to the launch's start."""
+    reads = rule.reads
+    if "*" in reads:
+        flags = inv.flags
+    else:
+        flags = [f for f in inv.flags if f.dest in reads or (f.option is None and "?" in reads)]
+    parts: list = [release.version, settings.target]
+    for f in flags:
+        parts.append((
+            f.string, f.written, f.spelling, f.source, f.dotted_key,
+            f.name_span.start - base, f.name_span.end - base,
+            tuple((w.text, w.span.start - base, w.span.end - base, w.exact) for w in f.values),
+        ))
+    if "model" in reads or "*" in reads:
+        m = inv.model
+        parts.append(("model", inv.model_source, None if m is None else (m.text, m.span.start - base, m.exact)))
+    for name in sorted(r for r in reads if r.isupper()):
+        var = inv.env.get(name)
+        parts.append((name, None if var is None else (var.value, var.exact)))
+    if "*" in reads:
+        parts.append(tuple((w.text, w.span.start - base) for w in inv.extra))
+    return tuple(parts)
+
+
+def _resolve_model(inv: "argv.Invocation", base_dir: str | None):
+    from .knowledge.models import resolve_model
+
+    if inv.model is not None and not inv.model.exact:
+        return None
+    env = dict(os.environ)
+    for name, var in inv.env.items():
+        if var.value is not None:
+            env[name] = var.value
+    overrides = None
+    flag = inv.last("hf_overrides")
+    if flag is not None and flag.values:
+        import json
+
+        try:
+            overrides = json.loads(flag.values[0].text)
+        except ValueError:
+            overrides = None
+        if not isinstance(overrides, dict):
+            overrides = None
+    try:
+        return resolve_model(inv.model_name, base_dir=base_dir, env=env, hf_overrides=overrides)
+    except Exception:  # resolution is best effort; rules then stay silent
+        log.exception("model resolution failed for %r", inv.model_name)
+        return None

@@ -1,0 +1,128 @@
+"""Which vLLM release a launch targets, and why.
+
+In order: an inline directive (``# servelint: vllm=0.28.0``); a release named
+with the launch itself (its container image, a ``docker run`` image inside
+it); the nearest release named earlier in the file (image tag, ``pip install
+vllm==X``, a ``vllm==X`` pin in a comment); any release named in the file; the
+release of the launch that names this ``--config`` file; the setting
+(``--vllm-version``, editor or project config); the vllm installed beside
+servelint; else the newest release servelint knows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .model import Launch, ParsedDocument, ReleaseHint
+from .rules.base import version_key
+from .text import Span
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseChoice:
+    version: str  # a bundled release
+    reason: str  # for the hover and the status bar
+    span: Span | None = None  # where the deciding hint is written, in this document
+    asked: str | None = None  # the release the user named, when it is not bundled as such
+
+
+def bundled() -> tuple[str, ...]:
+    from . import knowledge
+
+    return tuple(knowledge.RELEASES)
+
+
+def match_bundled(version: str, releases: tuple[str, ...] | None = None) -> tuple[str, str | None]:
+    """The bundled release for a named one, and a note when they differ."""
+    releases = releases or bundled()
+    if version in releases:
+        return version, None
+    want = version_key(version)
+    same_minor = [r for r in releases if version_key(r)[:2] == want[:2]]
+    if same_minor and len(version.split(".")) == 2:
+        return same_minor[-1], None
+    if same_minor:
+        best = max((r for r in same_minor if version_key(r) <= want), default=same_minor[0], key=version_key)
+        return best, f"servelint has no knowledge of {version}; using {best}"
+    if want > version_key(releases[-1]):
+        return releases[-1], f"{version} is newer than servelint's knowledge; using {releases[-1]}"
+    if want < version_key(releases[0]):
+        return releases[0], f"{version} is older than servelint's knowledge; using {releases[0]}"
+    older = [r for r in releases if version_key(r) <= want]
+    return older[-1], f"servelint has no knowledge of {version}; using {older[-1]}"
+
+
+_KIND_TEXT = {
+    "directive": "the directive",
+    "image": "the image",
+    "pip": "the install line",
+    "comment": "the pin in a comment",
+}
+
+
+def _from_hint(hint: ReleaseHint, where: str) -> ReleaseChoice:
+    version, note = match_bundled(hint.version)
+    reason = f"{_KIND_TEXT.get(hint.kind, hint.kind)} `{hint.text.strip()}` {where}"
+    if note:
+        reason += f" ({note})"
+    return ReleaseChoice(version, reason, hint.span, hint.version if note else None)
+
+
+@lru_cache(maxsize=1)
+def installed_vllm() -> str | None:
+    """The vllm installed beside servelint (the project's environment), if any."""
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+    except ImportError:  # pragma: no cover
+        return None
+    try:
+        return version("vllm")
+    except PackageNotFoundError:
+        return None
+
+
+def choose(
+    doc: ParsedDocument,
+    launch: Launch | None,
+    *,
+    setting: str | None = None,
+    inherited: ReleaseChoice | None = None,
+    use_installed: bool = True,
+    line_of=None,
+) -> ReleaseChoice:
+    """``line_of`` maps a document offset to its 0-based line, for reasons."""
+    hints = doc.release_hints
+
+    def where(h: ReleaseHint) -> str:
+        return f"on line {line_of(h.span.start) + 1}" if line_of else "in this file"
+
+    for h in hints:
+        if h.kind == "directive":
+            return _from_hint(h, "in this file")
+    if launch is not None:
+        if launch.release_hints:
+            return _from_hint(launch.release_hints[0], "of this launch's container")
+        inside = [h for h in hints if launch.span.start <= h.span.start < launch.span.end]
+        if inside:
+            return _from_hint(inside[0], "in this launch")
+        before = [h for h in hints if h.span.end <= launch.span.start]
+        if before:
+            return _from_hint(before[-1], where(before[-1]))
+    if hints:
+        return _from_hint(hints[0], where(hints[0]))
+    if inherited is not None:
+        return ReleaseChoice(inherited.version, f"the launch that uses this file runs it ({inherited.reason})")
+    if setting:
+        version, note = match_bundled(setting)
+        reason = f"the vLLM version setting ({setting})"
+        return ReleaseChoice(version, reason + (f"; {note}" if note else ""), None, setting if note else None)
+    if use_installed:
+        inst = installed_vllm()
+        if inst:
+            version, note = match_bundled(inst)
+            reason = f"vllm {inst} is installed in this Python environment"
+            return ReleaseChoice(version, reason + (f"; {note}" if note else ""))
+    newest = bundled()[-1]
+    return ReleaseChoice(newest, f"no release is named in or for this file: using the newest known, {newest}")
+

@@ -1,0 +1,140 @@
+"""What a rule is, and what it sees.
+
+A rule is a class with metadata (code, readable name, category, severity,
+the flags and environment variables it reads, the releases it applies to)
+and a ``check`` method that looks at one ``Invocation`` and yields
+``Finding``s.  Its docstring is its documentation, written in Markdown with
+the sections *What it does*, *Why*, *Example*, *Fix* and *vLLM source*: the
+same text is the hover, ``servelint rule NAME`` and the docs page.
+
+Rules know nothing of LSP or of output formats; the engine turns findings
+into ``Diagnostic``s.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable
+
+from ..diagnostics import Fix, Related, Severity
+from ..text import Span
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..argv import Invocation
+    from ..knowledge.flags import ReleaseKnowledge
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    parts = []
+    for p in version.split("."):
+        digits = "".join(ch for ch in p if ch.isdigit())
+        parts.append(int(digits) if digits else 0)
+    while len(parts) < 3:
+        parts.append(0)
+    return tuple(parts)
+
+
+@dataclass(slots=True)
+class Finding:
+    """One problem a rule found, before the engine makes it a Diagnostic."""
+
+    span: Span
+    message: str
+    flag: str | None = None  # canonical flag it is about
+    severity: Severity | None = None  # None: the rule's own
+    related: list[Related] = field(default_factory=list)
+    fixes: list[Fix] = field(default_factory=list)
+    # The exact text vLLM raises for this problem in this release, when it
+    # raises one: error records are joined on it.
+    vllm_message: str | None = None
+    tags: tuple[str, ...] = ()
+    data: dict = field(default_factory=dict)
+    path: str | None = None  # None: the document being linted
+
+
+class Rule:
+    code: ClassVar[str]
+    name: ClassVar[str]
+    category: ClassVar[str]
+    severity: ClassVar[Severity] = Severity.ERROR
+    # Flag dests and environment variable names the rule reads.  "*" means
+    # every flag (flag-level rules); "model" means the model and its
+    # architecture.  The engine re-runs a rule only when one of these changed.
+    reads: ClassVar[frozenset[str]] = frozenset({"*"})
+    # Releases the rule applies to, inclusive; None: open-ended.
+    since: ClassVar[str | None] = None
+    until: ClassVar[str | None] = None
+    # The flag a finding is anchored on and the flags it points to.
+    anchor: ClassVar[str | None] = None
+    partners: ClassVar[tuple[str, ...]] = ()
+
+    def applies_to(self, version: str) -> bool:
+        v = version_key(version)
+        if self.since is not None and v < version_key(self.since):
+            return False
+        if self.until is not None and v > version_key(self.until):
+            return False
+        return True
+
+    def check(self, ctx: "Context") -> Iterable[Finding]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    @classmethod
+    def doc(cls) -> str:
+        return inspect.cleandoc(cls.__doc__ or "")
+
+    @classmethod
+    def summary(cls) -> str:
+        return cls.doc().split("\n\n", 1)[0].replace("\n", " ")
+
+
+class Context:
+    """What a rule may look at for one invocation."""
+
+    def __init__(
+        self,
+        invocation: "Invocation",
+        *,
+        path: str,
+        base_dir: str | None,
+        target: str = "cuda",
+        resolve_model: Any = None,
+    ) -> None:
+        self.invocation = invocation
+        self.path = path
+        self.base_dir = base_dir
+        self.target = target
+        self._resolve_model = resolve_model
+
+    @property
+    def knowledge(self) -> "ReleaseKnowledge":
+        return self.invocation.knowledge
+
+    @property
+    def version(self) -> str:
+        return self.invocation.version
+
+    def at_least(self, version: str) -> bool:
+        return version_key(self.version) >= version_key(version)
+
+    @cached_property
+    def model(self):
+        """The model's ``ModelResolution`` (architecture, how it was found), or None."""
+        if self._resolve_model is None:
+            return None
+        return self._resolve_model(self.invocation, self.base_dir)
+
+    @property
+    def architecture(self) -> str | None:
+        m = self.model
+        return m.architecture if m is not None else None
+
+    @cached_property
+    def arch(self):
+        """Capability facts of the model's architecture in this release, or None."""
+        name = self.architecture
+        if name is None:
+            return None
+        return self.knowledge.architectures.get(name)

@@ -1,0 +1,180 @@
+"""Problems the parsers see in the file itself, before any vLLM release applies.
+
+The parsers report these by name (``servelint.parse.problems``); the classes
+here give each its code, severity and documentation.  They have no ``check``:
+the engine turns the parser's problems into findings.
+"""
+
+from __future__ import annotations
+
+from ..diagnostics import Severity
+from ..parse import problems
+from .base import Rule
+
+
+class ParseProblemRule(Rule):
+    """Base for problems found by a parser (no invocation needed)."""
+
+    problem: str = ""
+    reads = frozenset()
+
+    def check(self, ctx):  # pragma: no cover - the engine uses the parser's problems
+        return ()
+
+
+class ParseError(ParseProblemRule):
+    """The file, or the part of it holding a launch, does not parse.
+
+    ## What it does
+    Reports YAML syntax errors, unterminated quotes and heredocs, and other
+    syntax errors next to a vLLM launch, at the place the parser stopped.
+
+    ## Why
+    A launch that does not parse cannot be checked, and the shell or YAML
+    loader will fail the same way before vLLM even starts.
+
+    ## Fix
+    Close the quote, heredoc or bracket the message points at.
+    """
+
+    code = "SL001"
+    name = "parse-error"
+    category = "parse-error"
+    severity = Severity.ERROR
+    problem = problems.PARSE_ERROR
+
+
+class ConfigEqualsIgnored(ParseProblemRule):
+    """`--config=FILE` is silently ignored by vLLM.
+
+    ## What it does
+    Reports `--config=file.yaml` written with `=`.
+
+    ## Why
+    vLLM only expands `--config` when the flag and the path are separate
+    words (`FlexibleArgumentParser.parse_args`: `if "--config" in args`,
+    vllm/utils/argparse_utils.py, 0.25.0–0.33.0). With `=`, argparse stores the
+    path and nothing reads it: every setting in the file is silently lost.
+
+    ## Example
+    ```sh
+    vllm serve meta-llama/Llama-3.1-8B-Instruct --config=serve.yaml
+    ```
+
+    ## Fix
+    ```sh
+    vllm serve meta-llama/Llama-3.1-8B-Instruct --config serve.yaml
+    ```
+    """
+
+    code = "SL002"
+    name = "config-equals-ignored"
+    category = "config"
+    severity = Severity.ERROR
+    problem = problems.CONFIG_EQUALS_IGNORED
+
+
+class ConfigFalseDropped(ParseProblemRule):
+    """A `false` value in a `--config` YAML file is dropped by `vllm serve`.
+
+    ## What it does
+    Reports `key: false` in a vLLM `--config` file.
+
+    ## Why
+    `load_config_file` turns `false` into `--no-KEY` only when that string is
+    an option of the parser loading the file. Under `vllm serve` that is the
+    top-level `vllm` parser, which has none of the serve options, so every
+    `false` is silently dropped (vllm/utils/argparse_utils.py,
+    `load_config_file`; verified on 0.25.0–0.33.0). `enable-prefix-caching:
+    false` leaves prefix caching at its default, which is *on* for most models.
+
+    ## Example
+    ```yaml
+    model: nvidia/Nemotron-H-8B-Base-8K
+    enable-prefix-caching: false
+    ```
+
+    ## Fix
+    Use the negative flag set to `true`: `no-enable-prefix-caching: true`
+    (every release) or `disable-prefix-caching: true` (0.33.0 and later).
+    """
+
+    code = "SL003"
+    name = "config-false-dropped"
+    category = "config"
+    severity = Severity.WARNING
+    problem = problems.CONFIG_FALSE_DROPPED
+
+
+class UnsetVariable(ParseProblemRule):
+    """A vLLM argument is built from a variable that nothing sets.
+
+    ## What it does
+    Reports a flag value or model written as `$VAR` / `${VAR}` when nothing
+    in the file sets `VAR` and no default (`${VAR:-default}`) is written.
+
+    ## Why
+    If the variable is unset at launch, vLLM receives an empty string (or, in
+    forms without a shell, the literal text) and fails or silently uses a
+    default. servelint cannot check the value either.
+
+    ## Fix
+    Set the variable in the file, or write a default: `${TP:-1}`.
+    """
+
+    code = "SL004"
+    name = "unset-variable"
+    category = "config"
+    severity = Severity.WARNING
+    problem = problems.UNSET_VARIABLE
+
+
+class ServeRepeated(ParseProblemRule):
+    """The container already runs `vllm serve`, and the arguments say `serve` again.
+
+    ## What it does
+    Reports `serve` or `vllm serve` at the start of the arguments given to an
+    image whose entrypoint is already `vllm serve` (`vllm/vllm-openai`):
+    compose `command:`, Kubernetes `args:` without `command:`, Dockerfile `CMD`,
+    and the arguments after the image in `docker run`.
+
+    ## Why
+    The image's `ENTRYPOINT ["vllm", "serve"]` comes first, so vLLM sees
+    `vllm serve serve ...` and stops with `unrecognized arguments: serve`
+    (or takes `serve` as the model name).
+
+    ## Fix
+    Drop `serve` (and `vllm`) from the arguments, or override the entrypoint.
+    """
+
+    code = "SL005"
+    name = "serve-repeated"
+    category = "parse-error"
+    severity = Severity.ERROR
+    problem = problems.SERVE_REPEATED
+
+
+class FormValue(ParseProblemRule):
+    """A value is written in a way the launch form will not pass on as meant.
+
+    ## What it does
+    Reports, for example, a Kubernetes `args:` item that is a YAML number or
+    boolean instead of a string.
+
+    ## Why
+    Kubernetes rejects non-string `args` items when the manifest is applied;
+    other forms convert them in surprising ways.
+
+    ## Fix
+    Quote the value: `- "2"`.
+    """
+
+    code = "SL006"
+    name = "form-value"
+    category = "parse-error"
+    severity = Severity.ERROR
+    problem = problems.FORM_VALUE
+
+
+PARSE_RULES = (ParseError, ConfigEqualsIgnored, ConfigFalseDropped, UnsetVariable, ServeRepeated, FormValue)
+BY_PROBLEM = {cls.problem: cls for cls in PARSE_RULES}
