@@ -255,7 +255,8 @@ class Engine:
             pass
 
         ctx = Context(inv, path=path, base_dir=os.path.dirname(os.path.abspath(path)),
-                      target=settings.target, resolve_model=_resolve_model)
+                      target=settings.target, resolve_model=_resolve_model,
+                      text_of=lambda p: sources[p].text if p in sources else None)
         by_rule: dict[str, tuple[tuple, list[Diagnostic]]] = {}
         old_rules = old.by_rule if old is not None else {}
         old_base = old.base if old is not None else base

@@ -101,12 +101,20 @@ class Context:
         base_dir: str | None,
         target: str = "cuda",
         resolve_model: Any = None,
+        text_of: Any = None,
     ) -> None:
         self.invocation = invocation
         self.path = path
         self.base_dir = base_dir
         self.target = target
         self._resolve_model = resolve_model
+        self._text_of = text_of
+
+    def text_of(self, path: str | None = None) -> str | None:
+        """The text of the linted document (or of a merged --config file), for fixes."""
+        if self._text_of is None:
+            return None
+        return self._text_of(path or self.path)
 
     @property
     def knowledge(self) -> "ReleaseKnowledge":

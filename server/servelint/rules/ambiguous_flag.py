@@ -1,0 +1,76 @@
+"""Abbreviated flags: ambiguous ones fail, unique ones are fragile."""
+
+from __future__ import annotations
+
+from ..diagnostics import Fix, Severity
+from ..fixes.edits import rename_flag
+from .base import Context, Finding, Rule
+
+
+class AmbiguousFlag(Rule):
+    """An abbreviated flag that matches several options.
+
+    ## What it does
+    Reports a prefix such as `--max` that argparse cannot expand because it
+    starts several option strings, and lists them.
+
+    ## Why
+    vLLM's parser accepts unique prefixes of long options (argparse
+    `allow_abbrev`), but an ambiguous one stops vLLM with
+    `ambiguous option: --max could match --max-log-len, --max-model-len, ...`.
+
+    ## Fix
+    Write the whole flag name.
+    """
+
+    code = "SL102"
+    name = "ambiguous-flag"
+    category = "unknown-flag"
+    severity = Severity.ERROR
+
+    def check(self, ctx: Context):
+        for flag in ctx.invocation.flags:
+            if not flag.candidates:
+                continue
+            name = flag.written.split("=", 1)[0]
+            shown = ", ".join(flag.candidates[:8]) + (", ..." if len(flag.candidates) > 8 else "")
+            yield Finding(
+                flag.name_span,
+                f"ambiguous flag {name}: it could be {shown}",
+                flag=name,
+                fixes=[Fix(f"Replace with {c}", rename_flag(flag, c, ctx.path), safe=False) for c in flag.candidates[:3]],
+                vllm_message=f"ambiguous option: {name} could match {', '.join(flag.candidates)}",
+            )
+
+
+class AbbreviatedFlag(Rule):
+    """A flag written as an abbreviation of a longer one.
+
+    ## What it does
+    Points out flags that vLLM accepts only because they are a unique prefix
+    of a real flag, such as `--max-num-batched-token` for
+    `--max-num-batched-tokens`.
+
+    ## Why
+    It works today, but a new flag in a later release can make the prefix
+    ambiguous and the launch fails after an upgrade.
+
+    ## Fix
+    Write the whole flag name (a safe fix).
+    """
+
+    code = "SL108"
+    name = "abbreviated-flag"
+    category = "unknown-flag"
+    severity = Severity.INFORMATION
+
+    def check(self, ctx: Context):
+        for flag in ctx.invocation.flags:
+            if flag.spelling != "abbrev" or flag.string is None:
+                continue
+            yield Finding(
+                flag.name_span,
+                f"{flag.written} is an abbreviation of {flag.string}: vLLM accepts it, but a later release can make it ambiguous",
+                flag=flag.string,
+                fixes=[Fix(f"Write {flag.string} in full", rename_flag(flag, flag.string, ctx.path), safe=True, preferred=True)],
+            )

@@ -1,0 +1,57 @@
+"""Flags the release deprecates."""
+
+from __future__ import annotations
+
+from ..diagnostics import Fix, Severity
+from ..fixes.edits import remove_flag
+from .base import Context, Finding, Rule
+
+
+class DeprecatedFlag(Rule):
+    """A flag that this vLLM release deprecates.
+
+    ## What it does
+    Reports flags whose help or definition in the file's release marks them
+    deprecated (for example `--mamba-cache-mode`, which has no effect from
+    0.33.0), and `--model` after `vllm serve`, which vLLM moves to the
+    positional slot with a warning that it will be removed.
+
+    ## Why
+    Deprecated flags are removed in a later release, and then the launch fails
+    with `unrecognized arguments`. Some already do nothing.
+
+    ## Fix
+    Follow the deprecation note; give the model as the first positional
+    argument: `vllm serve MODEL ...`.
+    """
+
+    code = "SL105"
+    name = "deprecated-flag"
+    category = "deprecated"
+    severity = Severity.WARNING
+
+    def check(self, ctx: Context):
+        inv = ctx.invocation
+        for flag in inv.flags:
+            opt = flag.option
+            if opt is None:
+                continue
+            if opt.dest == "model" and flag.source == "cli" and inv.launch.entry.value in ("vllm serve", "image entrypoint"):
+                yield Finding(
+                    flag.name_span,
+                    "--model is deprecated with `vllm serve`: give the model as the first positional argument "
+                    "(vLLM: \"The `--model` option will be removed in a future version.\")",
+                    flag="--model",
+                    tags=("deprecated",),
+                )
+                continue
+            note = getattr(opt, "deprecated", None)
+            if not note:
+                continue
+            text = note if isinstance(note, str) else "deprecated"
+            yield Finding(
+                flag.name_span,
+                f"{flag.canonical} is deprecated in vLLM {ctx.version}: {text}",
+                flag=flag.canonical,
+                tags=("deprecated",),
+            )

@@ -1,0 +1,48 @@
+"""Words vLLM's parser has no place for."""
+
+from __future__ import annotations
+
+from ..diagnostics import Severity
+from .base import Context, Finding, Rule
+
+
+class ExtraArgument(Rule):
+    """A word that is neither the model nor a flag's value.
+
+    ## What it does
+    Reports positional words after the model: a second model, a value given
+    to a flag that takes none (`--enforce-eager true`), a value after a flag
+    that already had one, or a positional model next to `--model`.
+
+    ## Why
+    vLLM accepts one positional argument (the model) and stops with
+    `unrecognized arguments: WORD`.
+
+    ## Fix
+    Remove the word, or attach it to the flag it belongs to.
+    """
+
+    code = "SL106"
+    name = "extra-argument"
+    category = "parse-error"
+    severity = Severity.ERROR
+
+    def check(self, ctx: Context):
+        inv = ctx.invocation
+        for w in inv.extra:
+            if not w.exact:
+                continue
+            prev = None
+            for f in inv.flags:
+                if f.name_span.end <= w.span.start and (f.word is None or f.word.path == w.path):
+                    prev = f
+            if inv.model_source == "--model" and w is (inv.extra[0] if inv.extra else None) and not any(
+                f.name_span.end <= w.span.start for f in inv.flags if f.word is not None and f.word.path == w.path
+            ):
+                msg = (f"the model is given twice: {w.text!r} here and {inv.model.text!r} with --model; "
+                       "vLLM moves --model's value to the front and rejects this one")
+            elif prev is not None and prev.option is not None and not prev.option.takes_value:
+                msg = f"{prev.written} takes no value, so vLLM rejects {w.text!r} as an extra argument"
+            else:
+                msg = f"unexpected argument {w.text!r}: vLLM takes one model and then flags"
+            yield Finding(w.span, msg, vllm_message=f"unrecognized arguments: {w.text}")

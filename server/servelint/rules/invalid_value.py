@@ -1,0 +1,222 @@
+"""Values vLLM rejects: wrong type, not a choice, out of range, missing, bad JSON."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from ..diagnostics import Edit, Fix, Severity
+from ..jsonpos import locate
+from ..text import Span
+from ..values import check_value
+from .base import Context, Finding, Rule
+from .unknown_flag import nearest
+
+_LITERAL = re.compile(r"Literal\[([^\]]*)\]")
+_TRUE = ("true", "1", "yes", "on")
+_FALSE = ("false", "0", "no", "off")
+
+
+def _literal_choices(type_text: str | None) -> list | None:
+    """The allowed values of a field annotated ``Literal[...]`` (and nothing wider)."""
+    if not type_text or "str]" in type_text.replace(" ", "") and "Union[" in type_text:
+        return None
+    m = _LITERAL.search(type_text)
+    if not m:
+        return None
+    try:
+        return json.loads("[" + m.group(1).replace("'", '"') + "]")
+    except ValueError:
+        return None
+
+
+def _constraint_problem(value, constraints: dict | None) -> str | None:
+    if not constraints or not isinstance(value, (int, float)) or isinstance(value, bool):
+        return None
+    for op, text in (("gt", "greater than"), ("ge", "at least"), ("lt", "less than"), ("le", "at most")):
+        bound = constraints.get(op)
+        if bound is None:
+            continue
+        ok = {"gt": value > bound, "ge": value >= bound, "lt": value < bound, "le": value <= bound}[op]
+        if not ok:
+            return f"must be {text} {bound}"
+    return None
+
+
+def _listing(values) -> str:
+    shown = [str(v) for v in values][:12]
+    more = len(values) - len(shown)
+    return ", ".join(shown) + (f", ... ({more} more)" if more > 0 else "")
+
+
+class InvalidValue(Rule):
+    """A flag value this vLLM release rejects.
+
+    ## What it does
+    Checks each flag's value the way vLLM converts it: integers, floats,
+    human-readable integers (`32k` = 32000, `32K` = 32768), enforced choices,
+    range constraints of the config field (`--gpu-memory-utilization` must be
+    in (0, 1]), JSON validity and the keys of JSON-valued flags, a value given
+    to a flag that takes none (`--enforce-eager=true`), and a missing value.
+
+    ## Why
+    argparse rejects bad types and choices with exit 2; range constraints and
+    JSON keys fail later, when the engine config is built. Either way the
+    server never comes up, after the model download.
+
+    ## Example
+    ```sh
+    vllm serve Qwen/Qwen3-8B --gpu-memory-utilization 90 --dtype bf16
+    ```
+
+    ## Fix
+    Use a value from the listed choices or range (`0.9`, `bfloat16`).
+
+    ## vLLM source
+    argparse `type=`/`choices=` built by `_compute_kwargs` (vllm/engine/arg_utils.py);
+    pydantic `Field(gt=..., le=...)` constraints of the config classes; JSON
+    config dataclasses validated at parse time (`dataclass_json`).
+    """
+
+    code = "SL103"
+    name = "invalid-value"
+    category = "invalid-value"
+    severity = Severity.ERROR
+
+    def check(self, ctx: Context):
+        for flag in ctx.invocation.flags:
+            opt = flag.option
+            if opt is None:
+                continue
+            shown = flag.canonical
+            if flag.unexpected_value is not None:
+                yield from self._unexpected(ctx, flag)
+                continue
+            if flag.missing_value:
+                yield Finding(flag.name_span, f"{flag.written} needs a value", flag=shown,
+                              vllm_message=f"argument {'/'.join(opt.visible or opt.strings)}: expected one argument")
+                continue
+            if not flag.values or not all(w.exact for w in flag.values):
+                continue
+            if flag.dotted_key is not None:
+                yield from self._dotted(ctx, flag)
+                continue
+            for w in flag.values:
+                yield from self._one(ctx, flag, w)
+
+    def _unexpected(self, ctx, flag):
+        value = flag.unexpected_value
+        text = value.text.strip().lower()
+        fixes = []
+        name_end = flag.name_span.end
+        drop = Edit(ctx.path if flag.word is None or flag.word.path is None else flag.word.path,
+                    Span(name_end, value.span.end), "")
+        if text in _TRUE:
+            fixes.append(Fix(f"Remove ={value.text}", [drop], safe=True, preferred=True))
+        elif text in _FALSE and flag.option.negative:
+            neg = flag.option.negative[0]
+            full = Edit(drop.path, Span(flag.name_span.start, value.span.end), neg)
+            fixes.append(Fix(f"Replace with {neg}", [full], safe=False, preferred=True))
+        neg_hint = f"; use {flag.option.negative[0]} to turn it off" if flag.option.negative else ""
+        yield Finding(
+            value.span,
+            f"{flag.written} takes no value (vLLM stops with \"ignored explicit argument '{value.text}'\"){neg_hint}",
+            flag=flag.canonical,
+            fixes=fixes,
+            vllm_message=f"argument {'/'.join(flag.option.visible or flag.option.strings)}: ignored explicit argument '{value.text}'",
+        )
+
+    def _one(self, ctx, flag, word):
+        opt = flag.option
+        checked = check_value(opt, word.text)
+        if checked.problem:
+            msg = f"invalid value {word.text!r} for {flag.canonical}: {checked.problem}"
+            if opt.choices:
+                msg = f"invalid value {word.text!r} for {flag.canonical}; choose from {_listing(opt.choices)}"
+                close = nearest(word.text, [str(c) for c in opt.choices], n=1)
+                if close:
+                    msg += f" (did you mean {close[0]}?)"
+            if checked.hint:
+                msg += f"; {checked.hint}"
+            yield Finding(word.span, msg, flag=flag.canonical, vllm_message=f"argument {flag.canonical}: {checked.problem}")
+            return
+        value = checked.value
+        problem = _constraint_problem(value, getattr(opt, "constraints", None))
+        if problem:
+            hint = ""
+            if flag.option.dest == "gpu_memory_utilization" and isinstance(value, (int, float)) and value > 1:
+                hint = f"; it is a fraction: {value / 100:g} for {value:g}%"
+            yield Finding(word.span, f"{flag.canonical} {problem} (got {word.text}){hint}", flag=flag.canonical)
+            return
+        metavar = getattr(opt, "metavar_choices", None)
+        if metavar and isinstance(value, str) and value not in metavar:
+            yield Finding(
+                word.span,
+                f"{word.text!r} is not one of the values vLLM {ctx.version} lists for {flag.canonical} ({_listing(metavar)})",
+                flag=flag.canonical,
+                severity=Severity.WARNING,
+            )
+        json_info = getattr(opt, "json", None)
+        if json_info and isinstance(value, dict):
+            yield from self._json_keys(ctx, flag, word, value, json_info)
+
+    def _json_keys(self, ctx, flag, word, value: dict, json_info: dict):
+        fields = json_info.get("fields") or {}
+        if not fields:
+            return
+        located = locate(word.text) if word.role != "config-value" else None
+        for key, val in value.items():
+            span = word.span
+            key_span = None
+            if located is not None and key in located.children:
+                child = located.children[key]
+                key_span = word.sub(child.key_start, child.key_end)
+                span = key_span
+            elif word.node is not None:
+                key_span = _yaml_key_span(word.node, key)
+                span = key_span or span
+            if key not in fields:
+                close = nearest(key, list(fields), n=1)
+                msg = f"{flag.canonical} has no key {key!r}"
+                if close:
+                    msg += f"; did you mean {close[0]!r}?"
+                yield Finding(span, msg, flag=flag.canonical, data={"key": key})
+                continue
+            choices = _literal_choices(fields[key].get("type"))
+            if choices and val is not None and val not in choices:
+                close = nearest(str(val), [str(c) for c in choices], n=1)
+                msg = f"{flag.canonical} key {key!r}: {val!r} is not one of {_listing(choices)}"
+                if close:
+                    msg += f" (did you mean {close[0]!r}?)"
+                yield Finding(span, msg, flag=flag.canonical, data={"key": key})
+                continue
+            problem = _constraint_problem(val, fields[key].get("constraints"))
+            if problem:
+                yield Finding(span, f"{flag.canonical} key {key!r} {problem} (got {val!r})", flag=flag.canonical)
+
+    def _dotted(self, ctx, flag):
+        json_info = getattr(flag.option, "json", None)
+        if not json_info:
+            yield Finding(flag.name_span, f"{flag.canonical} is not a JSON flag: dotted keys such as {flag.written} do not apply to it",
+                          flag=flag.canonical)
+            return
+        fields = json_info.get("fields") or {}
+        top = flag.dotted_key.split(".", 1)[0]
+        if fields and top not in fields:
+            close = nearest(top, list(fields), n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            if "-" in top and top.replace("-", "_") in fields:
+                hint = f"; keys after the dot keep underscores: {top.replace('-', '_')!r}"
+            yield Finding(flag.name_span, f"{flag.canonical} has no key {top!r}{hint}", flag=flag.canonical)
+
+
+def _yaml_key_span(node, key):
+    children = getattr(node, "children", None)
+    if isinstance(children, dict) and key in children:
+        child = children[key]
+        return getattr(child, "key_span", None) or getattr(child, "span", None)
+    if isinstance(children, list):
+        for child in children:
+            if getattr(child, "key", None) == key:
+                return getattr(child, "key_span", None) or getattr(child, "span", None)
+    return None

@@ -1,0 +1,83 @@
+"""Launches whose model is missing or misplaced."""
+
+from __future__ import annotations
+
+from ..argv import DEFAULT_MODEL
+from ..diagnostics import Severity
+from ..model import Entry
+from .base import Context, Finding, Rule
+
+
+class ServedNameWithoutModel(Rule):
+    """`--served-model-name` with no positional model first.
+
+    ## What it does
+    Reports a `vllm serve` launch whose first argument is a flag, that uses
+    `--served-model-name` and no `--config`.
+
+    ## Why
+    vLLM refuses it before parsing: "`model` should be provided as the first
+    positional argument when using `vllm serve`"
+    (vllm/utils/argparse_utils.py, `parse_args`, 0.33.0). The nargs=`+` of
+    `--served-model-name` would otherwise swallow the model.
+
+    ## Fix
+    `vllm serve MODEL --served-model-name NAME ...`
+    """
+
+    code = "SL011"
+    name = "served-name-without-model"
+    category = "parse-error"
+    severity = Severity.ERROR
+
+    def check(self, ctx: Context):
+        inv = ctx.invocation
+        launch = inv.launch
+        if launch.entry not in (Entry.SERVE, Entry.IMAGE) or not launch.args:
+            return
+        if not launch.args[0].text.startswith("-"):
+            return
+        names = [w.text for w in launch.args]
+        if any(n == "--config" or n.startswith("--config=") for n in names):
+            return
+        served = [f for f in inv.flags if f.option is not None and f.option.dest == "served_model_name" and f.source == "cli"]
+        if not served or any(f.option is not None and f.option.dest == "model" and f.source == "cli" for f in inv.flags):
+            return
+        yield Finding(
+            served[0].name_span,
+            "`vllm serve` needs the model as its first argument when --served-model-name is used",
+            flag="--served-model-name",
+            vllm_message="`model` should be provided as the first positional argument when using `vllm serve`. "
+            "i.e. `vllm serve <model> --<arg> <value>`.",
+        )
+
+
+class ModelMissing(Rule):
+    """A launch that names no model: vLLM serves its default model.
+
+    ## What it does
+    Reports a launch with no positional model, no `--model` and no `model:`
+    in its `--config` file.
+
+    ## Why
+    vLLM does not stop: it silently serves its default model
+    (`Qwen/Qwen3-0.6B` in 0.33.0, `ModelConfig.model`), which is rarely what a
+    deployment wants.
+
+    ## Fix
+    Name the model: `vllm serve ORG/MODEL ...`.
+    """
+
+    code = "SL008"
+    name = "model-missing"
+    category = "config"
+    severity = Severity.WARNING
+    reads = frozenset({"model", "config"})
+
+    def check(self, ctx: Context):
+        inv = ctx.invocation
+        if inv.model is not None or inv.launch.entry is Entry.CONFIG_FILE:
+            return
+        if inv.launch.opaque or inv.config_path is not None:
+            return  # the model may come from "$@" or a config file we could not read
+        yield Finding(inv.launch.entry_span, f"no model given: vLLM will serve its default, {DEFAULT_MODEL}")
