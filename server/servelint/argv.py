@@ -123,6 +123,10 @@ class Invocation:
     extra: list[Word] = field(default_factory=list)  # positionals vLLM will reject
     config_path: Word | None = None
     config_launch: Launch | None = None
+    # How the engine fared reading the --config file: "" (none or fine),
+    # "missing", "not-yaml"; and the file's resolved path.
+    config_state: str = ""
+    config_file: str | None = None
     env: dict[str, EnvVar] = field(default_factory=dict)
 
     @property

@@ -246,8 +246,8 @@ class Engine:
             config_words=cfg_launch.args if cfg_launch is not None else None,
             config_launch=cfg_launch,
         )
-        inv.config_state = config_state  # type: ignore[attr-defined]
-        inv.config_file = config_path  # type: ignore[attr-defined]
+        inv.config_state = config_state if config_state in ("missing", "not-yaml") else ""
+        inv.config_file = config_path
         diagnostics = self._problem_diagnostics(path, launch.problems, release.version, settings)
         if cfg_launch is not None and config_path:
             # Problems inside the config file (a dropped `false`) are reported
@@ -289,16 +289,20 @@ class Engine:
                     vllm_version=release.version,
                 )
             ]
-        return [self._to_diagnostic(rule, f, path, release, settings) for f in findings]
+        return [self._to_diagnostic(rule, f, path, release, settings, ctx) for f in findings]
 
-    def _to_diagnostic(self, rule: Rule, f: Finding, path: str, release: ReleaseChoice, settings: Settings) -> Diagnostic:
+    def _to_diagnostic(self, rule: Rule, f: Finding, path: str, release: ReleaseChoice, settings: Settings,
+                       ctx: Context) -> Diagnostic:
         severity = settings.severity_for(rule.name, rule.code, f.severity or rule.severity)
         record_id = None
         related = list(f.related)
+        fixes = list(f.fixes)
         if f.vllm_message:
             rec = self.records.match(f.vllm_message)
             if rec is not None:
                 record_id = rec.id
+                fixes = _record_fixes(rec, ctx, path, release.version) + fixes
+                fixes = _dedupe_fixes(fixes)
         data = dict(f.data)
         data.setdefault("release_reason", release.reason)
         if f.vllm_message:
@@ -306,7 +310,7 @@ class Engine:
         return Diagnostic(
             f.path or path, f.span, severity, rule.code, rule.name, rule.category, f.message,
             vllm_version=release.version, flag=f.flag, record=record_id, related=related,
-            fixes=list(f.fixes), tags=f.tags, data=data,
+            fixes=fixes, tags=f.tags, data=data,
         )
 
     # -- suppressions --------------------------------------------------------
@@ -315,6 +319,41 @@ class Engine:
         from .suppress import apply
 
         return apply(path, source, parsed, diagnostics, settings)
+
+
+def _record_fixes(rec, ctx: Context, path: str, version: str) -> list:
+    """Fixes drawn from the record's exampleFix, applied to this launch."""
+    example = rec.record.exampleFix
+    text = ctx.text_of(path)
+    if not example or text is None:
+        return []
+    from .fixes.apply_diff import fix_for
+    from .fixes.example_fix import alternatives
+
+    out = []
+    for alt in alternatives(rec.id, example, version):
+        fx = fix_for(ctx.invocation, text, path, alt, rec.id)
+        if fx is not None:
+            out.append(fx)
+    return out
+
+
+def _dedupe_fixes(fixes: list) -> list:
+    """One fix per distinct edit set; the first (the record's) keeps its title."""
+    seen = set()
+    out = []
+    preferred_taken = False
+    for fx in fixes:
+        key = tuple((e.path, e.span, e.new_text) for e in fx.edits)
+        if key in seen:
+            continue
+        seen.add(key)
+        if fx.preferred:
+            if preferred_taken:
+                fx = replace(fx, preferred=False)
+            preferred_taken = True
+        out.append(fx)
+    return out
 
 
 def _shift(d: Diagnostic, path: str, delta: int) -> Diagnostic:

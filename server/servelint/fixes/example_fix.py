@@ -1,0 +1,156 @@
+"""Quick fixes drawn from an error record's ``exampleFix``.
+
+A record's ``exampleFix`` is a before/after pair of launch commands written as
+a shell snippet, with comments marking the parts::
+
+    # before (architecture='Mamba2ForCausalLM')
+    vllm serve state-spaces/mamba-2.7b --use-replayssm
+
+    # after
+    vllm serve state-spaces/mamba-2.7b   # flag removed
+    # or
+    vllm serve nvidia/Nemotron-H-8B-v1 --use-replayssm \\
+      --mamba-cache-mode align --mamba-backend triton
+
+Each side is parsed with the same shell parser as user files and read with
+the same release's argv semantics, so the difference between "before" and
+each "after" alternative is a **flag diff**: flags removed, added, changed,
+and the model changed.  The diff, not the text, is applied to the user's own
+launch, in its own form (see ``servelint.fixes.apply_diff``).  A snippet that
+does not parse as launches yields no fix (and a log line), never a guess.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from ..argv import Invocation, interpret
+
+log = logging.getLogger(__name__)
+
+_MARK = re.compile(r"^\s*#\s*(before|after|or)\b", re.I)
+
+
+@dataclass(frozen=True)
+class FlagChange:
+    dest: str
+    string: str  # the option string to write ("--mamba-backend")
+    values: tuple[str, ...]  # () for boolean flags
+    negated: bool = False
+
+
+@dataclass
+class FlagDiff:
+    """What one "after" alternative changes relative to "before"."""
+
+    removed: list[str] = field(default_factory=list)  # dests
+    added: list[FlagChange] = field(default_factory=list)
+    changed: list[FlagChange] = field(default_factory=list)
+    model: str | None = None  # the new model, when it changes
+
+    @property
+    def empty(self) -> bool:
+        return not (self.removed or self.added or self.changed or self.model)
+
+
+def split_sections(text: str) -> tuple[str, list[str]] | None:
+    """The "before" snippet and the "after" alternatives, or None without markers."""
+    before: list[str] = []
+    afters: list[list[str]] = []
+    current = None
+    for line in text.splitlines():
+        m = _MARK.match(line)
+        if m:
+            kind = m.group(1).lower()
+            if kind == "before":
+                current = before
+            else:
+                afters.append([])
+                current = afters[-1]
+            continue
+        if current is not None:
+            current.append(line)
+    afters = [a for a in afters if any(s.strip() for s in a)]
+    if not any(s.strip() for s in before) or not afters:
+        return None
+    return "\n".join(before), ["\n".join(a) for a in afters]
+
+
+def _launch(snippet: str):
+    from ..parse.shell import parse_shell
+
+    result = parse_shell(snippet)
+    launches = [launch for launch in result.launches]
+    if len(launches) != 1:
+        return None
+    return launches[0]
+
+
+def _flags(inv: Invocation) -> dict[str, FlagChange]:
+    out: dict[str, FlagChange] = {}
+    for f in inv.flags:
+        if f.option is None or f.option.dest in ("model", "config"):
+            continue
+        out[f.option.dest] = FlagChange(
+            f.option.dest,
+            f.option.name if not f.negated else (f.string or f.option.name),
+            tuple(w.text for w in f.values),
+            f.negated,
+        )
+    return out
+
+
+def diff(before: Invocation, after: Invocation) -> FlagDiff:
+    b, a = _flags(before), _flags(after)
+    d = FlagDiff()
+    d.removed = [dest for dest in b if dest not in a]
+    d.added = [a[dest] for dest in a if dest not in b]
+    d.changed = [a[dest] for dest in a if dest in b and a[dest] != b[dest]]
+    if after.model_name != before.model_name:
+        d.model = after.model_name
+    return d
+
+
+@dataclass
+class Alternative:
+    diff: FlagDiff
+    index: int  # 0 = the record's first, least invasive alternative
+
+
+def _parse_alternatives(example_fix: str, version: str) -> list[Alternative] | None:
+    from .. import knowledge
+
+    parts = split_sections(example_fix)
+    if parts is None:
+        return None
+    kn = knowledge.load(version)
+    before_launch = _launch(parts[0])
+    if before_launch is None:
+        return None
+    before = interpret(before_launch, kn)
+    out = []
+    for i, snippet in enumerate(parts[1]):
+        launch = _launch(snippet)
+        if launch is None:
+            return None
+        d = diff(before, interpret(launch, kn))
+        if not d.empty:
+            out.append(Alternative(d, i))
+    return out
+
+
+@lru_cache(maxsize=256)
+def alternatives(record_id: str, example_fix: str, version: str) -> tuple[Alternative, ...]:
+    """The flag diffs of a record's exampleFix, read with ``version``'s parser."""
+    try:
+        alts = _parse_alternatives(example_fix, version)
+    except Exception:  # a record is data from outside: never let it break a lint
+        log.exception("record %s: exampleFix could not be read", record_id)
+        return ()
+    if alts is None:
+        log.info("record %s: exampleFix does not parse as before/after launches; no fix offered", record_id)
+        return ()
+    return tuple(alts)
