@@ -166,12 +166,11 @@ def table_info() -> Mapping[str, Any]:
 def hub_cache_dir(env: Mapping[str, str] | None = None) -> Path:
     """The Hugging Face hub cache directory huggingface_hub would use."""
     env = os.environ if env is None else env
-    home = _home(env)
 
     def expand(value: str) -> Path:
         if value == "~" or value.startswith("~/"):
-            return Path(home + value[1:])
-        return Path(os.path.expanduser(value))
+            return Path(_home(env) + value[1:])
+        return Path(os.path.expanduser(value) if value.startswith("~") else value)
 
     if hub := _env(env, "HF_HUB_CACHE"):
         return expand(hub)
@@ -182,7 +181,7 @@ def hub_cache_dir(env: Mapping[str, str] | None = None) -> Path:
         return expand(hf_home) / "hub"
     if xdg := _env(env, "XDG_CACHE_HOME"):
         return expand(xdg) / "huggingface" / "hub"
-    return Path(home) / ".cache" / "huggingface" / "hub"
+    return Path(_home(env)) / ".cache" / "huggingface" / "hub"
 
 
 # --------------------------------------------------------------------------
@@ -810,6 +809,7 @@ def _by_size(exact: tuple[_Known, ...], size: float | None) -> _Answer | None:
     return None  # between two runs: could be either
 
 
+@lru_cache(maxsize=4096)
 def _from_family(model: str) -> ModelResolution | None:
     answer = _infer_family(model.lower())
     if answer is None:
