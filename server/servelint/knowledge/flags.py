@@ -1,0 +1,388 @@
+"""Per-release `vllm serve` options and architecture facts, read from data/.
+
+The data files are generated from vLLM's own package by
+``tools/knowledge/generate.py`` (see its README) and checked in; nothing here
+touches the network or imports vLLM.
+
+Loading is split by cost, because the CLI's whole cold start must fit in
+150 ms:
+
+* ``flags-<version>.json.gz`` holds what every check needs (option strings,
+  kinds, choices, defaults...): one small gzipped JSON per release.
+* help texts and the field trees of JSON-valued options live in the shared
+  ``texts.json.gz`` and are read the first time any ``Option.help`` or
+  ``Option.json`` is asked for.
+* architecture facts live in the shared ``architectures.json.gz``, read on
+  the first access to ``Knowledge.architectures``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import os
+import zlib
+from collections.abc import Iterator, Mapping
+# os.path rather than pathlib: pathlib alone costs ~5 ms of cold start.
+DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+
+# Columns of an option row in flags-<version>.json.gz, in order; the encoder
+# (tools/knowledge/generate.py) appends the "help" and "json" references.
+CORE_COLUMNS = (
+    "dest",
+    "strings",
+    "visible",
+    "negative",
+    "kind",
+    "action",
+    "nargs",
+    "const",
+    "type",
+    "choices",
+    "metavar_choices",
+    "metavar",
+    "default",
+    "group",
+    "deprecated",
+    "constraints",
+    "human_readable_int",
+    "defined_at",
+    "positional",
+)
+
+
+class UnknownRelease(KeyError):
+    """A vLLM version servelint has no generated data for."""
+
+    def __str__(self) -> str:  # KeyError would repr() the message
+        return str(self.args[0]) if self.args else "unknown vLLM release"
+
+
+def _read_json(name: str) -> object:
+    with open(os.path.join(DATA_DIR, name), "rb") as f:
+        data = f.read()
+    if name.endswith(".gz"):
+        # zlib (built in) reads the gzip format with wbits=31 and imports in
+        # microseconds, unlike the gzip module.
+        data = zlib.decompress(data, 31)
+    return json.loads(data)
+
+
+_index: dict | None = None
+
+
+def _get_index() -> dict:
+    global _index
+    if _index is None:
+        # A missing index only happens while the generator bootstraps data/.
+        exists = os.path.exists(os.path.join(DATA_DIR, "index.json"))
+        _index = _read_json("index.json") if exists else {"releases": []}
+    return _index
+
+
+def available_releases() -> tuple[str, ...]:
+    """Versions with generated data, ascending."""
+    return tuple(_get_index()["releases"])
+
+
+def canonical_version(version: str) -> str:
+    """``"v0.33.0"`` -> ``"0.33.0"``; raise UnknownRelease if not known."""
+    v = version.strip()
+    if v[:1] in ("v", "V"):
+        v = v[1:]
+    if v not in _get_index()["releases"]:
+        known = ", ".join(_get_index()["releases"])
+        raise UnknownRelease(f"no servelint knowledge for vLLM {version!r}; known releases: {known}")
+    return v
+
+
+_texts: list | None = None
+
+
+def _text(i: int | None) -> object:
+    global _texts
+    if i is None:
+        return None
+    if _texts is None:
+        _texts = _read_json("texts.json.gz")["texts"]
+    return _texts[i]
+
+
+class Option:
+    """One argparse action of the ``vllm serve`` parser (one ``dest``).
+
+    ``strings`` are every spelling the parser accepts: ``visible`` ones (shown
+    by ``--help``) and ``hidden`` aliases.  ``negative`` are the spellings that
+    store False (``--no-x``, and in 0.33.0+ ``--disable-x`` for ``enable_x``);
+    they were observed by parsing each spelling with vLLM's parser.
+
+    ``kind``: ``bool`` (BooleanOptionalAction / EnableDisableAction),
+    ``store_true``, ``store``, ``append``, ``help`` or ``custom`` (then
+    ``action`` names the class, e.g. ``LoRAParserAction``).
+
+    ``choices`` are enforced by argparse; ``metavar_choices`` are only listed
+    in the help (vLLM does that for ``Literal[...] | str`` fields) and any
+    value parses.  ``default`` is the parser's default as computed on
+    CpuPlatform (see tools/knowledge/README.md for CPU vs GPU).
+    """
+
+    __slots__ = CORE_COLUMNS + ("hidden", "takes_value", "_help", "_json")
+
+    def __init__(self, row: list) -> None:
+        (
+            self.dest,
+            self.strings,
+            self.visible,
+            self.negative,
+            self.kind,
+            self.action,
+            self.nargs,
+            self.const,
+            self.type,
+            self.choices,
+            self.metavar_choices,
+            self.metavar,
+            self.default,
+            self.group,
+            self.deprecated,
+            self.constraints,
+            self.human_readable_int,
+            self.defined_at,
+            self.positional,
+            self._help,
+            self._json,
+        ) = row
+        visible = self.visible
+        self.hidden = [s for s in self.strings if s not in visible]
+        self.takes_value = self.nargs != 0
+
+    @property
+    def help(self) -> str | None:
+        return _text(self._help)
+
+    @property
+    def json(self) -> dict | None:
+        """None, or ``{"kind": "dataclass"|"dict"|"dict-or-str",
+        "dataclass": name|None, "fields": {name: {type, default, help,
+        choices, constraints, fields...}}|None}``.
+
+        ``dataclass`` kinds are validated by pydantic while parsing; ``dict``
+        kinds are only ``json.loads``-ed then (vLLM validates some of them,
+        e.g. ``--speculative-config``, later in ``create_engine_config``).
+        """
+        if self._json is None:
+            return None
+        kind, dataclass, fields = self._json
+        return {"kind": kind, "dataclass": dataclass, "fields": _text(fields)}
+
+    @property
+    def name(self) -> str:
+        """The canonical spelling: the first visible ``--`` string."""
+        for s in self.visible:
+            if s.startswith("--"):
+                return s
+        return self.strings[0] if self.strings else self.dest
+
+    def __repr__(self) -> str:
+        return f"Option({self.name!r}, kind={self.kind!r})"
+
+
+class ArchFacts:
+    """``_ModelInfo`` of one registered architecture, in one release.
+
+    Every ``_ModelInfo`` field is an attribute (``supports_pp``,
+    ``is_hybrid``, ``supports_replayssm``...).  A field some other release
+    has but this one lacks reads as None (e.g. ``supports_replayssm`` before
+    0.27.0).  ``error`` is set (and the fields are None) when the model class
+    could not be imported on the CPU-only machine that generated the data.
+
+    The facts are those of the class vLLM loads on CpuPlatform.  A few
+    hardware-isolated packages load another class on CUDA; for those
+    ``platform_dependent`` is ``{"cpu": class path, "cuda": class path}``
+    (read from the package source) and a GPU deployment may differ.
+    """
+
+    __slots__ = (
+        "name",
+        "fields",
+        "module",
+        "class_name",
+        "resolved_class",
+        "interfaces",
+        "registry_groups",
+        "models_config_map",
+        "extras",
+        "error",
+        "platform_dependent",
+        "_info",
+        "_all_fields",
+    )
+
+    def __init__(self, name: str, row: dict, fields: list[str], all_fields: list[str]) -> None:
+        self.name = name
+        self.fields = fields
+        self.module = row.get("module")
+        self.class_name = row.get("class_name")
+        self.resolved_class = row.get("resolved_class")
+        self.interfaces = row.get("interfaces_in_mro") or []
+        self.registry_groups = row.get("registry_groups") or []
+        self.models_config_map = row.get("models_config_map")
+        self.extras = row.get("extras") or {}
+        self.error = row.get("error")
+        self.platform_dependent = row.get("platform_dependent")
+        self._info = row.get("model_info") or {}
+        self._all_fields = all_fields
+
+    def __getattr__(self, attr: str) -> object:
+        # Only called for names that are not slots: the _ModelInfo fields.
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        info = object.__getattribute__(self, "_info")
+        if attr in info:
+            return info[attr]
+        if attr in object.__getattribute__(self, "_all_fields"):
+            return None
+        raise AttributeError(f"ArchFacts has no field {attr!r}")
+
+    def as_dict(self) -> dict:
+        return dict(self._info)
+
+    def __repr__(self) -> str:
+        return f"ArchFacts({self.name!r})"
+
+
+_archs: dict | None = None
+
+
+def _arch_data() -> dict:
+    global _archs
+    if _archs is None:
+        _archs = _read_json("architectures.json.gz")
+    return _archs
+
+
+class Architectures(Mapping):
+    """Architecture name -> ArchFacts for one release (built on first use)."""
+
+    def __init__(self, version: str) -> None:
+        data = _arch_data()
+        rel = data["releases"][version]
+        self._rows = data["rows"]
+        self._all_fields = data["fields"]
+        self._fields = rel["model_info_fields"]
+        self._map: dict[str, int] = rel["architectures"]
+        self._made: dict[str, ArchFacts] = {}
+        self.source: dict = rel["source"]
+
+    def __getitem__(self, name: str) -> ArchFacts:
+        facts = self._made.get(name)
+        if facts is None:
+            row = self._rows[self._map[name]]
+            facts = self._made[name] = ArchFacts(name, row, self._fields, self._all_fields)
+        return facts
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._map)
+
+    def __len__(self) -> int:
+        return len(self._map)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._map
+
+    @property
+    def model_info_fields(self) -> list[str]:
+        return list(self._fields)
+
+
+class Knowledge:
+    """Everything servelint knows about one vLLM release's ``vllm serve``."""
+
+    def __init__(self, version: str, data: dict) -> None:
+        self.version = version
+        self.source: dict = data["source"]
+        self.options: list[Option] = [Option(row) for row in data["options"]]
+        self.by_dest: dict[str, Option] = {o.dest: o for o in self.options}
+        self.by_string: dict[str, Option] = {s: o for o in self.options for s in o.strings}
+        self.long_strings: list[str] = sorted(s for s in self.by_string if s.startswith("--"))
+        self._architectures: Architectures | None = None
+
+    @property
+    def architectures(self) -> Architectures:
+        if self._architectures is None:
+            self._architectures = Architectures(self.version)
+        return self._architectures
+
+    def with_prefix(self, prefix: str) -> list[str]:
+        """The ``--`` strings that start with ``prefix``, as argparse's
+        abbreviation matching sees them (one match: accepted; several:
+        "ambiguous option")."""
+        i = bisect.bisect_left(self.long_strings, prefix)
+        out = []
+        while i < len(self.long_strings) and self.long_strings[i].startswith(prefix):
+            out.append(self.long_strings[i])
+            i += 1
+        return out
+
+    def __repr__(self) -> str:
+        return f"<vLLM {self.version} knowledge: {len(self.options)} options>"
+
+
+# The name the rest of servelint uses in type annotations.
+ReleaseKnowledge = Knowledge
+
+_loaded: dict[str, Knowledge] = {}
+
+
+def load(version: str) -> Knowledge:
+    """The knowledge of one release (cached).  Raises UnknownRelease."""
+    kn = _loaded.get(version)
+    if kn is None:
+        v = canonical_version(version)
+        kn = _loaded.get(v)
+        if kn is None:
+            kn = _loaded[v] = Knowledge(v, _read_json(f"flags-{v}.json.gz"))
+        _loaded[version] = kn
+    return kn
+
+
+def clear_caches() -> None:
+    """Forget everything read from data/ (for the generator and tests)."""
+    global _index, _texts, _archs
+    _index = _texts = _archs = None
+    _loaded.clear()
+
+
+def export_record(version: str) -> dict:
+    """One release as the generator's normalised record: every field
+    resolved, architectures included (used to re-encode data/)."""
+    v = canonical_version(version)
+    data = _read_json(f"flags-{v}.json.gz")
+    options = []
+    for row in data["options"]:
+        o = Option(row)
+        rec = {c: getattr(o, c) for c in CORE_COLUMNS}
+        rec["json"] = o.json
+        rec["help"] = o.help
+        options.append(rec)
+    archs = _arch_data()
+    rel = archs["releases"][v]
+    return {
+        "version": v,
+        "source": data["source"],
+        "options": options,
+        "model_info_fields": rel["model_info_fields"],
+        "architectures": {a: archs["rows"][i] for a, i in rel["architectures"].items()},
+        "problems": [],
+    }
+
+
+def normalise_string(option_string: str) -> str:
+    """Reduce a flag as written to the option string argparse looks up:
+    ``--max_model_len=8k`` -> ``--max-model-len``; ``--compilation-config.mode``
+    -> ``--compilation-config``.  vLLM rewrites ``_`` to ``-`` in the name
+    before the first dot; single-dash aliases are left alone."""
+    s = option_string.strip().split("=", 1)[0]
+    if s.startswith("--"):
+        return "--" + s[2:].split(".", 1)[0].replace("_", "-")
+    return s
