@@ -130,6 +130,9 @@ def fix_for(inv: Invocation, text: str, path: str, alt: Alternative, record_id: 
     """The user's edit for one exampleFix alternative, or None when it does not apply."""
     d: FlagDiff = alt.diff
     kn = inv.knowledge
+    if not (d.removed or d.changed or d.model):
+        # Only additions: the example is not about a flag this launch has.
+        return None
     edits: list[Edit] = []
     titles: list[str] = []
     safe = True

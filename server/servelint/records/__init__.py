@@ -20,8 +20,6 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional
 
-from pydantic import BaseModel, ConfigDict, ValidationError
-
 log = logging.getLogger(__name__)
 
 HERE = os.path.dirname(__file__)
@@ -31,44 +29,33 @@ MATCH_TIMEOUT_S = 0.05
 MAX_RECORD_FILE_BYTES = 20_000_000
 MAX_PATTERN_CHARS = 2_000
 
+_LIST_FIELDS = ("solutions", "preventionTips", "tags")
 
-class Record(BaseModel):
-    """One error record, schemaVersion 2: exactly the seeds' fields."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class RecordData:
+    """A record's fields as attributes (``rec.documentation``...).
 
-    id: str
-    repo: Optional[str] = None
-    slug: Optional[str] = None
-    errorCode: Optional[str] = None
-    errorMessage: str
-    messagePattern: str
-    errorType: Optional[str] = None
-    errorClass: Optional[str] = None
-    httpStatus: Optional[int] = None
-    severity: Optional[str] = None
-    filePath: Optional[str] = None
-    lineNumber: Optional[int] = None
-    sourceCode: Optional[str] = None
-    sourceCodeStart: Optional[int] = None
-    sourceCodeEnd: Optional[int] = None
-    githubUrl: Optional[str] = None
-    documentation: str = ""
-    triggerScenarios: Optional[str] = None
-    commonSituations: Optional[str] = None
-    solutions: list[str] = []
-    exampleFix: Optional[str] = None
-    handlingStrategy: Optional[str] = None
-    # Python snippets: documentation only, never executed.
-    validationCode: Optional[str] = None
-    typeGuard: Optional[str] = None
-    tryCatchPattern: Optional[str] = None
-    preventionTips: list[str] = []
-    tags: list[str] = []
-    backgroundTag: Optional[str] = None
-    analyzedSha: Optional[str] = None
-    analyzedAt: Optional[str] = None
-    schemaVersion: int = 2
+    Bundled records are read as they are (a test validates them against the
+    pydantic ``Record`` schema), because importing pydantic costs more than a
+    whole ``servelint check`` of a small file; users' records are validated
+    with the schema when loaded.
+    """
+
+    __slots__ = ("_data",)
+
+    def __init__(self, data: dict) -> None:
+        self._data = data
+
+    def __getattr__(self, name: str):
+        try:
+            return self._data[name]
+        except KeyError:
+            if name.startswith("_"):
+                raise AttributeError(name) from None
+            return [] if name in _LIST_FIELDS else None
+
+    def as_dict(self) -> dict:
+        return dict(self._data)
 
 
 @dataclass
@@ -85,7 +72,7 @@ class RecordProblem:
 
 @dataclass
 class LoadedRecord:
-    record: Record
+    record: RecordData
     path: str
     origin: str  # "seed" | "servelint" | "user"
     pattern: Any = None  # compiled regex, or None when the pattern is unusable
@@ -143,14 +130,16 @@ class RecordStore:
         if not isinstance(raw, dict):
             self.problems.append(RecordProblem(path, where, "a record must be a JSON object"))
             return
-        try:
-            rec = Record.model_validate(raw)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            loc = ".".join(str(p) for p in err.get("loc", ())) or "-"
-            self.problems.append(RecordProblem(path, f"{where} field {loc}", err.get("msg", "invalid")))
+        if origin == "user":
+            problem = validate(raw)
+            if problem is not None:
+                self.problems.append(RecordProblem(path, f"{where} field {problem[0]}", problem[1]))
+                return
+        elif not isinstance(raw.get("id"), str) or not isinstance(raw.get("messagePattern"), str):
+            self.problems.append(RecordProblem(path, where, "bundled record without id or messagePattern"))
             return
-        pattern = _compile(rec.messagePattern)
+        rec = RecordData(raw)
+        pattern = _compile(raw["messagePattern"])
         if pattern is None:
             self.problems.append(RecordProblem(path, f"{where} field messagePattern", "not a usable regular expression"))
         self.records.append(LoadedRecord(rec, path, origin, pattern))
@@ -183,6 +172,21 @@ def _by_id(store: RecordStore, record_id: str) -> LoadedRecord | None:
     for lr in reversed(store.records):
         if lr.id == record_id:
             return lr
+    return None
+
+
+def validate(raw: dict) -> tuple[str, str] | None:
+    """(field, message) of the first schema error of a record, or None."""
+    from pydantic import ValidationError
+
+    from .schema import Record
+
+    try:
+        Record.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(p) for p in err.get("loc", ())) or "-"
+        return loc, err.get("msg", "invalid")
     return None
 
 
