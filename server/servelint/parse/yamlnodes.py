@@ -426,18 +426,26 @@ class _Out:
         return "".join(self.chars), offs + [final]
 
 
-def _fold(out: _Out, leading: tuple[str, int, int] | None, trailing: list) -> None:
+def _fold(out: _Out, leading: tuple[str, int, int] | None, trailing: list, run_start: int) -> None:
     """libyaml's line folding: one break becomes a space, a run of empty
-    lines keeps its breaks; LS/PS are never folded."""
+    lines keeps its breaks; LS/PS are never folded.  What folding drops
+    (blanks, the first break) belongs to the first character it yields, which
+    starts where the whitespace run starts."""
     if leading is not None and leading[0] == "\n":
         if not trailing:
-            out.add(" ", leading[1], leading[2])
+            out.add(" ", run_start, leading[2])
         else:
-            out.extend(trailing)
+            _extend_from(out, trailing, run_start)
     else:
-        if leading is not None:
-            out.add(*leading)
-        out.extend(trailing)
+        recs = ([leading] if leading is not None else []) + trailing
+        _extend_from(out, recs, run_start)
+
+
+def _extend_from(out: _Out, recs: list, at: int) -> None:
+    if recs:
+        ch, _, end = recs[0]
+        out.add(ch, min(at, recs[0][1]), end)
+        out.extend(recs[1:])
 
 
 def _plain(text: str, start: int, end: int) -> tuple[str, list[int]]:
@@ -447,14 +455,17 @@ def _plain(text: str, start: int, end: int) -> tuple[str, list[int]]:
     whitespaces: list = []
     leading: tuple[str, int, int] | None = None
     trailing: list = []
+    run_start = start
     while i < end:
         c = text[i]
+        n, ch = _brk(text, i) if c not in " \t" else (0, "")
+        if (c == " " or c == "\t" or n) and not whitespaces and not leading_blanks:
+            run_start = i
         if c == " " or c == "\t":
             if not leading_blanks:
                 whitespaces.append((c, i, i + 1))
             i += 1
             continue
-        n, ch = _brk(text, i)
         if n:
             if not leading_blanks:
                 whitespaces = []
@@ -465,7 +476,7 @@ def _plain(text: str, start: int, end: int) -> tuple[str, list[int]]:
             i += n
             continue
         if leading_blanks:
-            _fold(out, leading, trailing)
+            _fold(out, leading, trailing, run_start)
             leading_blanks, leading, trailing = False, None, []
         elif whitespaces:
             out.extend(whitespaces)
@@ -485,6 +496,7 @@ def _quoted(text: str, start: int, end: int, single: bool) -> tuple[str, list[in
         return None
     out = _Out(start + 1)
     i = start + 1
+    escaped_break = i
     while i < stop:
         leading_blanks = False
         while i < stop:
@@ -495,6 +507,7 @@ def _quoted(text: str, start: int, end: int, single: bool) -> tuple[str, list[in
                 out.add("'", i, i + 2)
                 i += 2
             elif not single and c == "\\" and _brk(text, i + 1)[0]:
+                escaped_break = i
                 i += 1 + _brk(text, i + 1)[0]
                 leading_blanks = True
                 break
@@ -508,6 +521,7 @@ def _quoted(text: str, start: int, end: int, single: bool) -> tuple[str, list[in
         whitespaces: list = []
         leading: tuple[str, int, int] | None = None
         trailing: list = []
+        run_start = escaped_break if leading_blanks else i
         while i < stop:
             c = text[i]
             if c == " " or c == "\t":
@@ -526,7 +540,7 @@ def _quoted(text: str, start: int, end: int, single: bool) -> tuple[str, list[in
                 trailing.append((ch, i, i + n))
             i += n
         if leading_blanks:
-            _fold(out, leading, trailing)
+            _fold(out, leading, trailing, run_start)
         else:
             out.extend(whitespaces)
     out.end = stop
@@ -608,6 +622,9 @@ def _block_body(
         if not literal and leading is not None and leading[0] == "\n" and not leading_blank and not trailing_blank:
             if not trailing:
                 out.add(" ", leading[1], leading[2])
+            else:  # the dropped break belongs to the first kept one
+                _extend_from(out, trailing, leading[1])
+                trailing = []
             leading = None
         else:
             if leading is not None:
@@ -874,3 +891,91 @@ def _to_value(src: Src, node: Node, budget: Budget, depth: int, active: set[int]
         return YamlValue(result, span, children=kids, complete=all(k.complete for k in kids))
     finally:
         active.discard(id(node))
+
+
+# --------------------------------------------------------------------------
+# Containers: where items can be inserted or removed (for fixes).
+# --------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Container:
+    """A YAML sequence or mapping as laid out in the document.
+
+    ``items``: each sequence item as written (quotes included), or each
+    mapping entry from its key to the end of its value.  ``dashes``: for a
+    block sequence, the offset of each item's ``-``.  ``column``: the column
+    (in code points) where block items or keys start, None for flow style.
+    """
+
+    kind: str  # "seq" | "map"
+    span: Span
+    flow: bool
+    items: list[Span] = field(default_factory=list)
+    dashes: list[int] = field(default_factory=list)
+    column: int | None = None
+
+
+def container_of(src: Src, node: Node) -> Container | None:
+    if isinstance(node, SequenceNode):
+        items_ = [src.span(v) for v in node.value]
+        flow = bool(node.flow_style)
+        dashes: list[int] = []
+        if not flow:
+            for v in node.value:
+                i = _skip_properties(src.text, src.start(v), src.end(v))
+                j = src.text.rfind("-", 0, i)
+                dashes.append(src.doc(j) if j >= 0 else items_[0].start)
+        column = None
+        if dashes:
+            column = _doc_column(src, src.text.rfind("-", 0, _skip_properties(src.text, src.start(node.value[0]), src.end(node.value[0]))))
+        return Container("seq", src.span(node), flow, items_, dashes, column)
+    if isinstance(node, MappingNode):
+        entries = [src.span(k).cover(src.span(v)) for k, v in node.value]
+        flow = bool(node.flow_style)
+        column = None
+        if not flow and node.value:
+            column = _doc_column(src, src.start(node.value[0][0]))
+        return Container("map", src.span(node), flow, entries, [], column)
+    return None
+
+
+def _doc_column(src: Src, i: int) -> int:
+    """Column of ``src.text[i]`` in the text that holds it (for a nested
+    source: within the scalar's own lines, which fixes re-indent)."""
+    return src.column(i)
+
+
+# --------------------------------------------------------------------------
+# Argv words from YAML scalars.
+# --------------------------------------------------------------------------
+
+
+def mstr(src: Src, node: ScalarNode):
+    """The scalar's value as a ``words.MStr`` (for expansion and splitting)."""
+    from .words import MStr
+
+    m = src.scalar(node)
+    return MStr.mapped(m.text, m.offsets)
+
+
+def scalar_text(node: Node | None) -> str | None:
+    """A scalar's value text (whatever its type), else None."""
+    return node.value if isinstance(node, ScalarNode) else None
+
+
+def seq_layout(texts: Sequence[str], flow: bool) -> str:
+    """How flags are laid out in an argv list: ``--flag=value`` items
+    ("yaml-list"), ``--flag`` then ``value`` items ("yaml-list-pairs"), or a
+    flow sequence ("yaml-flow")."""
+    if flow:
+        return "yaml-flow"
+    joined = paired = 0
+    for i, t in enumerate(texts):
+        if not t.startswith("--"):
+            continue
+        if "=" in t:
+            joined += 1
+        elif i + 1 < len(texts) and not texts[i + 1].startswith("-"):
+            paired += 1
+    return "yaml-list-pairs" if paired > joined else "yaml-list"
