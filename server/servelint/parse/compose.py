@@ -1,0 +1,310 @@
+"""docker-compose files: services whose container launches vLLM.
+
+A service's argv is ``entrypoint`` + ``command``; without ``entrypoint`` the
+image's own entrypoint runs ``command`` (``vllm/vllm-openai`` runs ``vllm
+serve``).  YAML anchors and ``<<:`` merge keys are applied first.
+
+Compose interpolates ``${VAR}``, ``${VAR:-default}``, ``${VAR-default}``,
+``${VAR:?err}``, ``${VAR:+alt}`` and ``$VAR`` in every string, from the
+host's environment and the ``.env`` file next to the compose file (never
+from the service's own ``environment:``); ``$$`` is a literal ``$``.  Neither
+source is known here, so a word with a substitution is marked inexact; with a
+default, the default stands in for the value.
+
+A ``command:`` string is split into words the way compose does it (the
+go-shellwords rules, without a shell): quotes and backslashes are honoured,
+nothing is expanded, and an unquoted ``;``, ``&``, ``|``, ``<`` or ``>``
+ends the command (the rest is silently dropped, reported as a problem).
+This is done here rather than with the shell parser because compose never
+runs a shell.
+"""
+
+from __future__ import annotations
+
+import re
+
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from ..model import EnvVar, Form, Launch, ParseProblem, Word
+from ..text import Span
+from . import problems
+from . import yamlnodes as yn
+from .entry import find_launches, is_vllm_openai_image
+from .k8s import image_hints
+from .words import MStr, make_word
+
+
+def is_compose(root: Node | None) -> bool:
+    services = yn.get(root, "services")
+    if not isinstance(services, MappingNode):
+        return False
+    for _, svc in yn.items(services):
+        if isinstance(svc, MappingNode) and any(
+            k in ("image", "build", "command", "entrypoint") for k in yn.keys(svc)
+        ):
+            return True
+    return False
+
+
+def parse_compose(doc: yn.YamlDoc, text: str) -> tuple[list[Launch], list[ParseProblem]]:
+    launches: list[Launch] = []
+    if "vllm" not in text.lower():
+        return launches, []
+    services = yn.get(doc.root, "services")
+    for _, svc in yn.items(services):
+        if isinstance(svc, MappingNode):
+            launches.extend(_service(doc.src, svc))
+    return launches, []
+
+
+def _service(src: yn.Src, svc: MappingNode) -> list[Launch]:
+    image_node = yn.get(svc, "image")
+    image_word = _string(src, image_node) if isinstance(image_node, ScalarNode) else None
+    image = image_word.text if image_word is not None and image_word.text else None
+    env = _environment(src, yn.get(svc, "environment"))
+    found: list[ParseProblem] = []
+    cmd_node, ep_node = yn.get(svc, "command"), yn.get(svc, "entrypoint")
+    cmd = _argv(src, cmd_node, found)
+    if ep_node is not None:
+        # ``entrypoint: []`` or "" clears the image's entrypoint.
+        launches = find_launches(_argv(src, ep_node, found) + cmd, form=Form.COMPOSE, env=env,
+                                 image=image)
+    elif image is not None and _entrypoint_is_vllm(image, cmd):
+        launches = find_launches(cmd, form=Form.COMPOSE, env=env, image=image,
+                                 image_entrypoint=True, image_span=src.span(image_node))
+    else:
+        launches = find_launches(cmd, form=Form.COMPOSE, env=env, image=image)
+    own = {id(w) for w in cmd}
+    for launch in launches:
+        launch.problems.extend(found)
+        if image is not None:
+            launch.image = image
+            launch.release_hints.extend(image_hints(src, image_node))
+        if isinstance(cmd_node, SequenceNode) and all(id(w) in own for w in launch.args):
+            launch.layout = yn.seq_layout([w.text for w in launch.args], bool(cmd_node.flow_style))
+            launch.container = yn.container_of(src, cmd_node)
+    return launches
+
+
+def _entrypoint_is_vllm(image: str, cmd: list[Word]) -> bool:
+    if is_vllm_openai_image(image):
+        return True
+    return "vllm" in image.lower() and (not cmd or cmd[0].text.startswith("-"))
+
+
+# -- strings and interpolation -------------------------------------------------------
+
+
+def _string(src: yn.Src, node: ScalarNode) -> Word:
+    """A scalar after interpolation, as one word."""
+    m, inexact = interpolate(yn.mstr(src, node))
+    return make_word(m, src.span(node), exact=not any(inexact), note=_note(inexact, m))
+
+
+def _note(inexact: list[bool], m: MStr) -> str | None:
+    if not any(inexact):
+        return None
+    return "set by compose interpolation from the host environment or .env"
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def interpolate(m: MStr) -> tuple[MStr, list[bool]]:
+    """Compose's variable interpolation.  Returns the string and, per
+    character, whether it comes from an unknown variable."""
+    text = m.text
+    if "$" not in text:
+        return m, [False] * len(text)
+    out = MStr.empty()
+    flags: list[bool] = []
+    i, n = 0, len(text)
+    start = 0
+    while i < n:
+        if text[i] != "$":
+            i += 1
+            continue
+        out, flags = out + m.slice(start, i), flags + [False] * (i - start)
+        nxt = text[i + 1] if i + 1 < n else ""
+        if nxt == "$":
+            out, flags = out + MStr("$", [m.starts[i]], [m.ends[i + 1]]), flags + [False]
+            i += 2
+        elif nxt == "{":
+            close = _closing_brace(text, i + 2)
+            if close < 0:
+                out, flags = out + m.slice(i, n), flags + [False] * (n - i)
+                i = n
+            else:
+                piece, pflags = _braced(m, i, close)
+                out, flags = out + piece, flags + pflags
+                i = close + 1
+        else:
+            name = _NAME.match(text, i + 1)
+            if name:
+                end = name.end()
+                out, flags = out + m.slice(i, end), flags + [True] * (end - i)
+                i = end
+            else:
+                out, flags = out + m.slice(i, i + 1), flags + [False]
+                i += 1
+        start = i
+    out, flags = out + m.slice(start, n), flags + [False] * (n - start)
+    return out, flags
+
+
+def _closing_brace(text: str, i: int) -> int:
+    depth = 1
+    while i < len(text):
+        c = text[i]
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
+
+
+def _braced(m: MStr, i: int, close: int) -> tuple[MStr, list[bool]]:
+    """``${...}`` at ``m.text[i:close+1]``."""
+    body = m.text[i + 2 : close]
+    name = _NAME.match(body)
+    whole = m.slice(i, close + 1)
+    if not name:
+        return whole, [True] * len(whole)
+    rest = body[name.end() :]
+    for op in (":-", "-"):
+        if rest.startswith(op):
+            # The default stands in for a value the host may set.
+            at = i + 2 + name.end() + len(op)
+            default, _ = interpolate(m.slice(at, close))
+            ref = Span(m.starts[i], m.ends[close])
+            if not default.text:
+                return MStr.at("", ref), []
+            # The default's characters point at the default, but the first
+            # and last stretch over the whole reference, so a word made of
+            # it covers ``${NAME:-default}`` as written.
+            starts, ends = list(default.starts), list(default.ends)
+            starts[0], ends[-1] = ref.start, ref.end
+            return MStr(default.text, starts, ends), [True] * len(default.text)
+    return whole, [True] * len(whole)
+
+
+# -- command lists and strings --------------------------------------------------------
+
+
+def _argv(src: yn.Src, node: Node | None, found: list[ParseProblem]) -> list[Word]:
+    if node is None:
+        return []
+    if isinstance(node, SequenceNode):
+        words = []
+        for item in node.value:
+            if isinstance(item, ScalarNode):
+                words.append(_string(src, item))
+        return words
+    if isinstance(node, ScalarNode):
+        if node.tag == "tag:yaml.org,2002:null":
+            return []
+        m, inexact = interpolate(yn.mstr(src, node))
+        return split_command(m, inexact, found)
+    return []
+
+
+def split_command(m: MStr, inexact: list[bool], found: list[ParseProblem]) -> list[Word]:
+    """go-shellwords' split of a compose command string (no expansion)."""
+    text = m.text
+    words: list[Word] = []
+    chars: list[int] = []  # source indices of the current word's characters
+    synthetic: dict[int, str] = {}  # index → translated char (\t, \n)
+    first = -1  # where the current word starts (its opening quote included)
+    last = -1
+    quote = ""
+    got = False
+    i, n = 0, len(text)
+
+    def flush() -> None:
+        nonlocal chars, first, got, synthetic
+        if got:
+            value = "".join(synthetic.get(k, text[k]) for k in chars)
+            starts = [m.starts[k] for k in chars]
+            ends = [m.ends[k] if k not in synthetic else m.ends[k + 1] for k in chars]
+            span = Span(m.starts[first], max(m.starts[first], m.ends[last]))
+            exact = not any(inexact[first : last + 1])
+            note = "set by compose interpolation from the host environment or .env" if not exact else None
+            words.append(make_word(MStr(value, starts, ends), span, exact=exact, note=note))
+        chars, first, got, synthetic = [], -1, False, {}
+
+    while i < n:
+        c = text[i]
+        if c == "\\" and quote != "'" and i + 1 < n:
+            if first < 0:
+                first = i
+            # The escape covers both characters; \t and \n are translated.
+            nxt = text[i + 1]
+            synthetic[i] = {"t": "\t", "n": "\n"}.get(nxt, nxt)
+            chars.append(i)
+            got, last = True, i + 1
+            i += 2
+            continue
+        if c in " \t\r\n" and not quote:
+            flush()
+            i += 1
+            continue
+        if c in "\"'" and (not quote or quote == c):
+            if first < 0:
+                first = i
+            quote = "" if quote else c
+            got, last = True, i
+            i += 1
+            continue
+        if c in ";&|<>" and not quote:
+            flush()
+            rest = Span(m.starts[i], m.ends[n - 1])
+            found.append(
+                ParseProblem(
+                    problems.FORM_VALUE,
+                    f"compose splits a command string without a shell and stops at "
+                    f"`{c}`: everything from here on is dropped; use a list, or "
+                    f"`[\"sh\", \"-c\", \"...\"]` for shell syntax",
+                    rest,
+                    "warning",
+                )
+            )
+            return words
+        if first < 0:
+            first = i
+        chars.append(i)
+        got, last = True, i
+        i += 1
+    flush()
+    return words
+
+
+# -- environment ----------------------------------------------------------------------
+
+
+def _environment(src: yn.Src, node: Node | None) -> dict[str, EnvVar]:
+    env: dict[str, EnvVar] = {}
+    if isinstance(node, SequenceNode):
+        for item in node.value:
+            if not isinstance(item, ScalarNode):
+                continue
+            w = _string(src, item)
+            name, eq, value = w.text.partition("=")
+            if not name:
+                continue
+            if eq:
+                env[name] = EnvVar(name, value, src.span(item), w.exact)
+            else:  # ``- NAME``: the host's value, passed through
+                env[name] = EnvVar(name, None, src.span(item), False)
+    elif isinstance(node, MappingNode):
+        for k, v in yn.items(node):
+            if not isinstance(k, ScalarNode):
+                continue
+            if not isinstance(v, ScalarNode) or v.tag == "tag:yaml.org,2002:null":
+                env[k.value] = EnvVar(k.value, None, src.span(k), False)
+                continue
+            w = _string(src, v)
+            env[k.value] = EnvVar(k.value, w.text, src.span(v), w.exact)
+    return env

@@ -1,0 +1,192 @@
+"""Helm values files: best effort, for the charts people use to serve vLLM.
+
+A values file is not a launch; a chart's templates turn it into one.  Without
+rendering the chart, three shapes are read:
+
+1. **vllm-project/production-stack** (``servingEngineSpec.modelSpec[]``).
+   Its ``deployment-vllm-multi.yaml`` template runs ``vllm serve <modelURL>
+   --host 0.0.0.0 --port 8000`` followed by flags built from ``vllmConfig``
+   (table ``_PRODUCTION_STACK_FLAGS``; note that the chart always emits
+   ``--no-enable-prefix-caching`` unless ``enablePrefixCaching`` is true, and
+   spells two flags with underscores) and then each ``vllmConfig.extraArgs``
+   item.  Words the chart adds are mapped onto the values key that causes
+   them (or, for fixed ones, onto the model spec's first key, zero width)
+   and carry a note.  Read from the chart's template as of 2025
+   (helm/templates/deployment-vllm-multi.yaml); LMCache's
+   ``--kv-transfer-config`` is not modelled.
+2. **A whole argv in a list**, as vLLM's own example chart has it
+   (``image.command: ["vllm", "serve", "/data/", ...]``).
+3. **Container-like mappings** anywhere (``image`` + ``command``/``args``),
+   read like a Kubernetes container.
+
+Anything else in a values file is not guessed at.
+"""
+
+from __future__ import annotations
+
+import os
+
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from ..model import Entry, Form, Launch, ParseProblem, ReleaseHint, Word
+from ..text import Span
+from . import hints
+from . import yamlnodes as yn
+from .entry import find_launches
+from .k8s import container_launches
+from .words import MStr, make_word
+
+# vllmConfig key → flag, in the template's order.  Booleans handled apart.
+_PRODUCTION_STACK_FLAGS = (
+    ("maxModelLen", "--max-model-len"),
+    ("dtype", "--dtype"),
+    ("tensorParallelSize", "--tensor-parallel-size"),
+    ("maxNumSeqs", "--max-num-seqs"),
+    ("gpuMemoryUtilization", "--gpu_memory_utilization"),
+    ("maxLoras", "--max_loras"),
+)
+_CHART_NOTE = "added by the production-stack chart's template"
+
+
+def looks_like_values(root: Node | None, text: str, path: str) -> bool:
+    """A Helm values file that may configure vLLM."""
+    if not isinstance(root, MappingNode) or "vllm" not in text.lower():
+        return False
+    if yn.get(yn.get(root, "servingEngineSpec"), "modelSpec") is not None:
+        return True
+    name = os.path.basename(path).lower()
+    return name.startswith("values") or name.endswith(("values.yaml", "values.yml"))
+
+
+def parse_helm(doc: yn.YamlDoc, text: str) -> tuple[list[Launch], list[ParseProblem]]:
+    src, root = doc.src, doc.root
+    launches: list[Launch] = []
+    specs = yn.get(yn.get(root, "servingEngineSpec"), "modelSpec")
+    if isinstance(specs, SequenceNode):
+        for spec in specs.value:
+            if isinstance(spec, MappingNode):
+                launch = _production_stack(src, spec)
+                if launch is not None:
+                    launches.append(launch)
+    for node, _ in yn.walk_maps(root):
+        if node is specs:
+            continue
+        image = yn.get(node, "image")
+        if isinstance(image, MappingNode) and isinstance(yn.get(image, "command"), SequenceNode):
+            launches.extend(_image_command(src, image))
+        elif isinstance(image, ScalarNode) and (
+            yn.get(node, "command") is not None or yn.get(node, "args") is not None
+        ):
+            launches.extend(container_launches(src, node, Form.HELM))
+    return launches, []
+
+
+def _image_ref(src: yn.Src, image: Node | None) -> tuple[str | None, list[ReleaseHint]]:
+    """``repository:tag`` of a mapping that names an image in two keys, and
+    the release it names (the hint points at the tag)."""
+    repo = yn.get(image, "repository")
+    tag = yn.get(image, "tag")
+    if not isinstance(repo, ScalarNode) or not repo.value:
+        return None, []
+    if not (isinstance(tag, ScalarNode) and tag.value):
+        return repo.value, []
+    ref = f"{repo.value}:{tag.value}"
+    found, _ = hints.scan(ref)
+    span = src.span(tag)
+    return ref, [ReleaseHint(h.version, span, "image", h.text) for h in found]
+
+
+def _image_command(src: yn.Src, image: MappingNode) -> list[Launch]:
+    cmd = yn.get(image, "command")
+    words = [_word(src, item) for item in cmd.value if isinstance(item, ScalarNode)]
+    ref, ref_hints = _image_ref(src, image)
+    launches = find_launches(words, form=Form.HELM, image=ref)
+    own = {id(w) for w in words}
+    for launch in launches:
+        launch.image = ref
+        launch.release_hints.extend(ref_hints)
+        if all(id(w) in own for w in launch.args):
+            launch.layout = yn.seq_layout([w.text for w in launch.args], bool(cmd.flow_style))
+            launch.container = yn.container_of(src, cmd)
+    return launches
+
+
+def _word(src: yn.Src, node: ScalarNode, role: str = "") -> Word:
+    w = make_word(yn.mstr(src, node), src.span(node))
+    w.role = role
+    return w
+
+
+def _synthetic(text: str, span: Span, role: str = "", note: str = _CHART_NOTE) -> Word:
+    """A word the chart writes, shown over ``span``."""
+    w = make_word(MStr.at(text, span), span, note=note)
+    w.role = role
+    return w
+
+
+def _production_stack(src: yn.Src, spec: MappingNode) -> Launch | None:
+    url = yn.get(spec, "modelURL")
+    if not isinstance(url, ScalarNode):
+        return None
+    first_key = spec.value[0][0]
+    anchor = src.span(first_key)
+    fixed = Span(anchor.start, anchor.start)
+    args: list[Word] = [_word(src, url)]
+    args += [_synthetic(t, fixed) for t in ("--host", "0.0.0.0", "--port", "8000")]
+    for key, flag in (("enableLoRA", "--enable-lora"), ("enableTool", "--enable-auto-tool-choice")):
+        pair = yn.get_pair(spec, key)
+        if pair is not None and yn.scalar_value(pair[1]) is True:
+            args.append(_synthetic(flag, src.span(pair[0])))
+    parser = yn.get_pair(spec, "toolCallParser")
+    if parser is not None and isinstance(parser[1], ScalarNode) and parser[1].value:
+        args += [_synthetic("--tool-call-parser", src.span(parser[0])), _word(src, parser[1], "config-value")]
+    cfg_pair = yn.get_pair(spec, "vllmConfig")
+    if cfg_pair is not None and isinstance(cfg_pair[1], MappingNode):
+        args += _vllm_config_args(src, cfg_pair[0], cfg_pair[1])
+    template = yn.get_pair(spec, "chatTemplate")
+    if template is not None and isinstance(template[1], ScalarNode) and template[1].value:
+        args += [
+            _synthetic("--chat-template", src.span(template[0])),
+            _synthetic("/templates/" + template[1].value, src.span(template[1]), "config-value"),
+        ]
+    image, ref_hints = _image_ref(src, spec)
+    launch = Launch(
+        form=Form.HELM,
+        entry=Entry.SERVE,
+        entry_span=src.span(url),
+        args=args,
+        span=src.span(spec),
+        image=image,
+        layout="yaml-mapping",
+        container=yn.container_of(src, cfg_pair[1]) if cfg_pair is not None else None,
+    )
+    launch.release_hints.extend(ref_hints)
+    return launch
+
+
+def _vllm_config_args(src: yn.Src, cfg_key: Node, cfg: MappingNode) -> list[Word]:
+    args: list[Word] = []
+    chunked = yn.get_pair(cfg, "enableChunkedPrefill")
+    if chunked is not None:
+        on = yn.scalar_value(chunked[1]) if isinstance(chunked[1], ScalarNode) else True
+        args.append(_synthetic("--enable-chunked-prefill" if on else "--no-enable-chunked-prefill",
+                               src.span(chunked[0])))
+    prefix = yn.get_pair(cfg, "enablePrefixCaching")
+    if prefix is not None and isinstance(prefix[1], ScalarNode) and yn.scalar_value(prefix[1]):
+        args.append(_synthetic("--enable-prefix-caching", src.span(prefix[0])))
+    else:
+        where = src.span(prefix[0]) if prefix is not None else src.span(cfg_key)
+        args.append(_synthetic(
+            "--no-enable-prefix-caching", where,
+            note="the production-stack chart adds --no-enable-prefix-caching "
+                 "unless vllmConfig.enablePrefixCaching is true",
+        ))
+    for key, flag in _PRODUCTION_STACK_FLAGS:
+        pair = yn.get_pair(cfg, key)
+        if pair is None or not isinstance(pair[1], ScalarNode):
+            continue
+        args += [_synthetic(flag, src.span(pair[0])), _word(src, pair[1], "config-value")]
+    extra = yn.get(cfg, "extraArgs")
+    if isinstance(extra, SequenceNode):
+        args += [_word(src, item) for item in extra.value if isinstance(item, ScalarNode)]
+    return args
