@@ -690,6 +690,51 @@ def _ray(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> int | None:
     return None
 
 
+_SRUN_VALUE, _SRUN_FLAGS = (
+    {
+        "-A", "-b", "-c", "-C", "-d", "-D", "-e", "-G", "-i", "-J", "-L", "-m",
+        "-M", "-n", "-N", "-o", "-p", "-q", "-r", "-S", "-t", "-T", "-w", "-W",
+        "-x", "--account", "--nodes", "--ntasks", "--ntasks-per-node",
+        "--gpus", "--gpus-per-node", "--gpus-per-task", "--gres",
+        "--cpus-per-task", "--cpus-per-gpu", "--mem", "--mem-per-cpu",
+        "--mem-per-gpu", "--time", "--partition", "--job-name", "--output",
+        "--error", "--input", "--qos", "--container-image",
+        "--container-mounts", "--container-name", "--container-workdir",
+        "--container-env", "--export", "--mpi", "--nodelist", "--exclude",
+        "--jobid", "--cpu-bind", "--distribution", "--chdir", "--constraint",
+        "--reservation", "--wait", "--dependency", "--gpu-bind",
+        "--ntasks-per-gpu", "--threads-per-core", "--network", "--signal",
+        "--time-min", "--mem-bind", "--hint", "--tasks-per-node",
+        "--het-group", "--cluster", "--clusters", "--comment", "--begin",
+        "--deadline", "--licenses", "--nice", "--priority", "--profile",
+        "--slurmd-debug", "--task-epilog", "--task-prolog",
+        "--tmp", "--uid", "--gid", "--wckey", "--open-mode",
+    },
+    {
+        "-l", "--label", "-u", "--unbuffered", "-v", "--verbose", "-K", "-k",
+        "--no-kill", "-O", "--overcommit", "-Q", "--quiet", "-s",
+        "--oversubscribe", "-X", "--disable-status", "-Z", "--no-allocate",
+        "-E", "--preserve-env", "--exclusive", "--overlap", "--pty",
+        "--container-remap-root", "--no-container-remap-root",
+        "--no-container-mount-home", "--container-mount-home",
+        "--container-writable", "--container-readonly", "--no-container-entrypoint",
+        "-H", "--hold", "-I", "--immediate", "--multi-prog", "--test-only",
+        "--kill-on-bad-exit", "--propagate",
+    },
+)
+
+
+def _srun(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> int:
+    """``srun [opts] cmd``; pyxis' ``--container-image`` names the image."""
+
+    def opt(name: str, value: Word | None) -> None:
+        if name == "--container-image" and value is not None:
+            ctx.image = value.text
+            ctx.image_span = value.span
+
+    return _skip_options(ctx.words, i + 1, frozenset(_SRUN_VALUE), frozenset(_SRUN_FLAGS), opt)
+
+
 _WRAPPERS = {
     "nohup": _plain,
     "setsid": _plain,
@@ -714,37 +759,7 @@ _WRAPPERS = {
     "timeout": _then_positional(
         {"-s", "--signal", "-k", "--kill-after"}, {"--foreground", "--preserve-status", "-v", "--verbose"}
     ),
-    "srun": _options(
-        {
-            "-A", "-b", "-c", "-C", "-d", "-D", "-e", "-G", "-i", "-J", "-L", "-m",
-            "-M", "-n", "-N", "-o", "-p", "-q", "-r", "-S", "-t", "-T", "-w", "-W",
-            "-x", "--account", "--nodes", "--ntasks", "--ntasks-per-node",
-            "--gpus", "--gpus-per-node", "--gpus-per-task", "--gres",
-            "--cpus-per-task", "--cpus-per-gpu", "--mem", "--mem-per-cpu",
-            "--mem-per-gpu", "--time", "--partition", "--job-name", "--output",
-            "--error", "--input", "--qos", "--container-image",
-            "--container-mounts", "--container-name", "--container-workdir",
-            "--container-env", "--export", "--mpi", "--nodelist", "--exclude",
-            "--jobid", "--cpu-bind", "--distribution", "--chdir", "--constraint",
-            "--reservation", "--wait", "--dependency", "--gpu-bind",
-            "--ntasks-per-gpu", "--threads-per-core", "--network", "--signal",
-            "--time-min", "--mem-bind", "--hint", "--tasks-per-node",
-            "--het-group", "--cluster", "--clusters", "--comment", "--begin",
-            "--deadline", "--licenses", "--nice", "--priority", "--profile",
-            "--propagate", "--slurmd-debug", "--task-epilog", "--task-prolog",
-            "--tmp", "--uid", "--gid", "--wckey", "--open-mode", "--kill-on-bad-exit",
-        },
-        {
-            "-l", "--label", "-u", "--unbuffered", "-v", "--verbose", "-K", "-k",
-            "--no-kill", "-O", "--overcommit", "-Q", "--quiet", "-s",
-            "--oversubscribe", "-X", "--disable-status", "-Z", "--no-allocate",
-            "-E", "--preserve-env", "--exclusive", "--overlap", "--pty",
-            "--container-remap-root", "--no-container-remap-root",
-            "--no-container-mount-home", "--container-mount-home",
-            "--container-writable", "--container-readonly", "--no-container-entrypoint",
-            "-H", "--hold", "-I", "--immediate", "--multi-prog", "--test-only",
-        },
-    ),
+    "srun": _srun,
     "uv": _uv,
     "uvx": _options({"--from", "--with", "--with-editable", "--with-requirements", "--python", "-p",
                      "--index-url", "--extra-index-url", "--index", "-f", "--find-links"}),
@@ -773,7 +788,7 @@ _WRAPPERS = {
     "eval": _eval,
     "tmux": _tmux,
     "screen": _options({"-S", "-Logfile", "-c", "-e", "-h", "-p", "-s", "-t", "-T", "-X"},
-                       {"-d", "-m", "-D", "-L", "-dm", "-dmS", "-md", "-q", "-U", "-A", "-a"}),
+                       {"-d", "-m", "-D", "-L", "-dm", "-md", "-q", "-U", "-A", "-a"}),
     "ray": _ray,
 }
 
@@ -860,7 +875,7 @@ def _check_config_equals(launch: Launch) -> None:
 
 def _env_from_word(word: Word, name: str) -> EnvVar:
     value = subword(word, len(name) + 1)
-    return EnvVar(name, value.text, word.span, word.exact)
+    return EnvVar(name, value.text if word.exact else None, word.span, word.exact)
 
 
 __all__ = [

@@ -101,14 +101,25 @@ def make_word(
     """A ``Word`` from a mapped string; ``span`` defaults to what it covers."""
     if span is None:
         span = m.span()
-    # Clamp into the span so consumers can trust ``span.start <= offsets <= span.end``.
-    lo, hi = span.start, span.end
-    offsets = [min(max(o, lo), hi) for o in m.offsets()] or [lo]
     n = len(m.text)
-    if n and offsets[-1] == offsets[0] + n and all(
-        offsets[k] == offsets[0] + k for k in range(n)
+    if not n:
+        return Word("", span, -1, [span.start], exact, note)
+    starts = m.starts
+    s0 = starts[0]
+    lo, hi = span.start, span.end
+    # The common case, a plain slice of the source: no offsets list needed.
+    if (
+        m.ends[-1] == s0 + n
+        and lo <= s0
+        and s0 + n <= hi
+        and starts[-1] == s0 + n - 1
+        and starts == list(range(s0, s0 + n))
     ):
-        return Word(m.text, span, offsets[0], None, exact, note)
+        return Word(m.text, span, s0, None, exact, note)
+    offsets = m.offsets()
+    if offsets[0] < lo or max(offsets[-1], max(offsets)) > hi:
+        # Keep ``span.start <= offsets <= span.end`` for consumers.
+        offsets = [min(max(o, lo), hi) for o in offsets]
     return Word(m.text, span, -1, offsets, exact, note)
 
 

@@ -1,0 +1,1584 @@
+"""Shell scripts → vLLM launches, with tree-sitter-bash.
+
+How a script is read:
+
+1. The form's own variable language runs first (``expand``): Kubernetes
+   replaces ``$(VAR)`` before any shell starts; GitHub Actions substitutes
+   ``${{ ... }}``, whose value we cannot know.
+2. tree-sitter-bash parses the text (error-tolerant: half-typed input is the
+   normal case in an editor).
+3. Statements are walked top-down with one simple variable scope: an
+   assignment is visible to everything after it, a function body sees the
+   globals as they are when it is first called, ``local`` stays in its
+   function, a subshell's changes are dropped.
+4. Each command that could launch vLLM has its argv expanded the way bash
+   would (quotes removed, ``$VAR`` and ``${VAR:-default}`` replaced, unquoted
+   values split into words), every character mapped to the document.
+5. ``entry.find_launches`` decides whether that argv launches vLLM; scripts
+   inside it (``bash -c``, ``eval``, heredocs fed to a shell) are parsed again
+   with their characters still mapped to the document.
+
+A value we cannot know (a command's output, a loop variable, a script
+argument) keeps its written text and makes the word inexact, with a note that
+says why; rules must not reason about such words.
+"""
+
+from __future__ import annotations
+
+import ast
+import fnmatch
+import os
+import re
+import threading
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import tree_sitter_bash
+from tree_sitter import Language, Node, Parser
+
+from ..model import EnvVar, Form, Launch, ParsedDocument, ParseProblem, Word
+from ..text import ByteMap, Span
+from . import problems
+from .entry import config_refs, could_start_launch, find_launches
+from .words import MStr, basename, make_word
+
+_LANGUAGE = Language(tree_sitter_bash.language())
+_PARSER: Parser | None = None
+_PARSER_LOCK = threading.Lock()
+
+
+def _parse_tree(data: bytes):
+    # One parser per process (creating one costs more than parsing a script);
+    # the lock keeps it safe if a server ever parses from two threads.
+    global _PARSER
+    with _PARSER_LOCK:
+        if _PARSER is None:
+            _PARSER = Parser(_LANGUAGE)
+        return _PARSER.parse(data)
+
+
+@dataclass
+class ShellResult:
+    """What ``parse_shell`` found in one script."""
+
+    launches: list[Launch] = field(default_factory=list)
+    # Problems not tied to one launch (a syntax error that swallowed one).
+    problems: list[ParseProblem] = field(default_factory=list)
+    # ``--config PATH`` references of the launches, as in ``ParsedDocument``.
+    config_refs: list[tuple[Launch, Word]] = field(default_factory=list)
+
+
+def parse_shell_document(path: str, text: str) -> ParsedDocument:
+    """A shell script (``.sh``, ``.sbatch``...) → its launches."""
+    result = parse_shell(text)
+    return ParsedDocument(
+        path=path,
+        form=Form.SHELL,
+        launches=result.launches,
+        problems=result.problems,
+        config_refs=result.config_refs,
+    )
+
+
+def parse_shell(
+    text: str,
+    *,
+    offsets: Sequence[int] | None = None,
+    base: int = 0,
+    form: Form = Form.SHELL,
+    env: dict[str, EnvVar] | None = None,
+    expand: str = "shell",
+) -> ShellResult:
+    """The launches in a shell script (a whole file or one embedded in another form).
+
+    ``offsets[i]`` is the document offset of ``text[i]`` (``len(text) + 1``
+    entries); without it ``text[i]`` sits at ``base + i``.  Every span in the
+    result is a document span.  ``env``: variables the host form sets (they
+    count as exported).  ``expand``: "shell", "k8s" (``$(VAR)`` replaced from
+    ``env`` first, ``$$`` escapes) or "github" (``${{ ... }}`` is unknown).
+
+    Never raises: a script that cannot be read yields what could be read.
+    """
+    try:
+        return _parse(text, offsets, base, form, env or {}, expand, None)
+    except Exception:  # noqa: BLE001 - this runs on every keystroke
+        if os.environ.get("SERVELINT_STRICT"):
+            raise
+        return ShellResult()
+
+
+def _parse(
+    text: str,
+    offsets: Sequence[int] | None,
+    base: int,
+    form: Form,
+    env: dict[str, EnvVar],
+    expand: str,
+    outer_vars: dict[str, "_Var"] | None,
+) -> ShellResult:
+    if offsets is not None and len(offsets) < len(text) + 1:
+        offsets = list(offsets) + [offsets[-1] if offsets else base] * (len(text) + 1 - len(offsets))
+    unknown: list[tuple[int, int]] = []
+    lit = src = text
+    if expand == "k8s":
+        lit, offsets = _k8s_expand(text, offsets, base, env)
+        src = lit
+    elif expand == "github" and "${{" in text:
+        src, unknown = _mask_github(text)
+    walker = _Walker(lit, src, offsets, base, form, env, expand, unknown, outer_vars)
+    return walker.run()
+
+
+# -- form-level expansion before the shell ---------------------------------------
+
+_K8S_REF = re.compile(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
+
+
+def _k8s_expand(
+    text: str, offsets: Sequence[int] | None, base: int, env: dict[str, EnvVar]
+) -> tuple[str, list[int]]:
+    """Kubernetes dependent variables: ``$(VAR)`` from ``env``, ``$$`` → ``$``."""
+    doc = list(offsets) if offsets is not None else list(range(base, base + len(text) + 1))
+    out: list[str] = []
+    outoff: list[int] = []
+    pos = 0
+    for m in _K8S_REF.finditer(text):
+        out.append(text[pos : m.start()])
+        outoff.extend(doc[pos : m.start()])
+        if m.group(0) == "$$":
+            out.append("$")
+            outoff.append(doc[m.start()])
+        else:
+            var = env.get(m.group(1))
+            if var is not None and var.value is not None:
+                out.append(var.value)
+                outoff.extend([doc[m.start()]] * len(var.value))
+            else:  # unresolved references stay as written
+                out.append(m.group(0))
+                outoff.extend(doc[m.start() : m.end()])
+        pos = m.end()
+    out.append(text[pos:])
+    outoff.extend(doc[pos:])
+    return "".join(out), outoff
+
+
+_GITHUB_EXPR = re.compile(r"\$\{\{.*?\}\}", re.S)
+
+
+def _mask_github(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """Hide ``${{ ... }}`` from bash behind same-length filler; remember where."""
+    ranges = [(m.start(), m.end()) for m in _GITHUB_EXPR.finditer(text)]
+    chars = list(text)
+    for a, b in ranges:
+        # ``%`` cannot continue a variable name and means nothing to bash here.
+        chars[a:b] = "%" * (b - a)
+    return "".join(chars), ranges
+
+
+# -- variables -----------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Var:
+    value: MStr | None = None  # None: set, value unknown (or an array)
+    items: list[MStr] | None = None  # an array's elements, when known
+    exported: bool = False
+    span: Span | None = None  # where it was set
+    note: str | None = None  # why the value is unknown
+    is_array: bool = False
+
+
+# Variables a script commonly gets from its environment: using one unset is
+# not a mistake worth a warning.
+_ENVIRONMENT = frozenset(
+    """HOME USER LOGNAME PWD OLDPWD SHELL PATH TMPDIR TMP LANG TERM HOSTNAME HOST
+    RANDOM SECONDS LINENO BASH_SOURCE BASHPID UID EUID PPID SCRATCH WORK
+    CONDA_PREFIX CONDA_DEFAULT_ENV VIRTUAL_ENV CUDA_VISIBLE_DEVICES HF_TOKEN
+    HUGGING_FACE_HUB_TOKEN HF_HOME OPENAI_API_KEY VLLM_API_KEY XDG_CACHE_HOME
+    NODE_RANK MASTER_ADDR MASTER_PORT WORLD_SIZE RANK LOCAL_RANK""".split()
+)
+_ENVIRONMENT_PREFIXES = (
+    "SLURM_", "SKYPILOT_", "GITHUB_", "RUNNER_", "PBS_", "LSB_", "OMPI_", "PMI_",
+    "PMIX_", "LWS_", "KUBERNETES_", "SGE_", "CI_", "BUILDKITE_",
+)
+# An unquoted variable with such a name usually holds several arguments.
+_ARGS_NAME = re.compile(r"ARGS|FLAGS|OPTS|OPTIONS|PARAMS|EXTRA", re.I)
+
+
+def _from_environment(name: str) -> bool:
+    return name in _ENVIRONMENT or name.startswith(_ENVIRONMENT_PREFIXES)
+
+
+# -- expanded words ----------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Part:
+    m: MStr
+    split: bool  # from an unquoted expansion: bash splits it at whitespace
+    origin: MStr | None = None  # the value where it was written, if it was
+
+
+@dataclass(slots=True)
+class _Out:
+    """One argv word with what the launch needs to know about it."""
+
+    word: Word
+    m: MStr
+    opaque: bool = False
+    # Variables never set, used in this word: (name, where used, index in text).
+    unset: list = field(default_factory=list)
+
+
+class _Builder:
+    """Collects the pieces of one shell word while it is expanded."""
+
+    __slots__ = (
+        "parts", "quoted", "exact", "notes", "unset", "opaque", "elements", "whole", "guarded", "operand",
+        "assign",
+    )
+
+    def __init__(self, whole: bool = False) -> None:
+        self.parts: list[_Part] = []
+        self.quoted = False  # a quote was seen: the word exists even if empty
+        self.exact = True
+        self.notes: list[str] = []
+        self.unset: list[tuple[str, Span, int]] = []
+        self.opaque: str | None = None  # why the word may be any number of words
+        self.elements: list[_Out] | None = None  # an array spread into words
+        self.whole = whole  # the word is one expansion (maybe quoted)
+        self.guarded = 0  # inside ``${X:+...}``: unset variables are expected
+        # Inside the operand of an unquoted ``${X:-...}``: its spaces split words.
+        self.operand = 0
+        # Building a variable's value: keep where each character was written.
+        self.assign = False
+
+    def add(self, m: MStr, split: bool = False, origin: MStr | None = None) -> None:
+        if m.text or origin is not None:
+            self.parts.append(_Part(m, split, origin))
+
+    def inexact(self, note: str) -> None:
+        self.exact = False
+        if note not in self.notes:
+            self.notes.append(note)
+
+    def length(self) -> int:
+        return sum(len(p.m) for p in self.parts)
+
+    def joined(self) -> MStr:
+        if len(self.parts) == 1:
+            return self.parts[0].m
+        text = "".join(p.m.text for p in self.parts)
+        starts: list[int] = []
+        ends: list[int] = []
+        for p in self.parts:
+            starts.extend(p.m.starts)
+            ends.extend(p.m.ends)
+        return MStr(text, starts, ends)
+
+
+_WORDISH = frozenset(
+    {
+        "word", "string", "raw_string", "ansi_c_string", "concatenation",
+        "simple_expansion", "expansion", "command_substitution", "number",
+        "arithmetic_expansion", "process_substitution", "translated_string",
+        "brace_expression", "extglob_pattern",
+    }
+)
+_REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+_CONDITIONAL = frozenset(
+    {"elif_clause", "else_clause", "case_item", "do_group", "while_statement"}
+)
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "sbatch"})
+_READ_VALUE_OPTS = frozenset({"-p", "-d", "-n", "-N", "-t", "-u", "-i", "-C", "-c", "-O", "-s"})
+_SSH_VALUE = frozenset(
+    {"-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O",
+     "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-B"}
+)
+
+_NOTE_SUBST = "a command's output, only known when the script runs"
+_NOTE_GITHUB = "${{ ... }} is filled in by GitHub Actions before the script runs"
+_NOTE_TILDE = "~ is the home directory of whoever runs the script"
+_NOTE_ARGS = "the script's arguments, passed through when it runs; flags may hide there"
+
+
+class _Walker:
+    """One pass over one script."""
+
+    def __init__(
+        self,
+        lit: str,
+        src: str,
+        offsets: Sequence[int] | None,
+        base: int,
+        form: Form,
+        env: dict[str, EnvVar],
+        expand: str,
+        unknown: list[tuple[int, int]],
+        outer_vars: dict[str, _Var] | None,
+    ) -> None:
+        self.lit = lit  # the text as written (what words are made of)
+        self.src = src  # the text bash parses (``${{ }}`` masked)
+        self.offs = offsets
+        self.base = base
+        self.form = form
+        self.expand = expand
+        self.unknown = unknown
+        self.host_env = env
+        self.vars: dict[str, _Var] = {}
+        for name, ev in env.items():
+            value = MStr.at(ev.value, ev.span or self._doc_span(0, 0)) if ev.value is not None else None
+            note = None if value is not None and ev.exact else f"${name} is only known when the script runs"
+            self.vars[name] = _Var(value=value if ev.exact else None, exported=True, span=ev.span, note=note)
+        if outer_vars:
+            self.vars.update(outer_vars)
+        self.frames: list[dict[str, _Var | None]] = []  # saved globals shadowed by ``local``
+        self.cond = 0  # depth of conditional code (if/case/loops/&&)
+        self.allexport = False
+        self.sourced = False  # a file was sourced: any variable may be set
+        self.assigned: set[str] = set(self.vars)
+        # Names that may be exported (checked against ``vars`` when used).
+        self.exported: set[str] = {n for n, v in self.vars.items() if v.exported}
+        self.functions: dict[str, Node] = {}
+        self.called: set[str] = set()
+        self.seen_subst: set[int] = set()
+        self.launches: list[Launch] = []
+        self.problems: list[ParseProblem] = []
+        # Launches found directly in this text, with their local char range.
+        self.ranges: list[tuple[Launch, int, int]] = []
+        self.pending_unset: list[tuple[Launch, str, Span]] = []
+        self.bm = ByteMap(src)
+        self.bm_ascii = src.isascii()
+
+    # -- positions ---------------------------------------------------------------
+
+    def _doc(self, i: int) -> int:
+        if self.offs is None:
+            return self.base + i
+        if i >= len(self.offs):
+            return self.offs[-1] if self.offs else self.base
+        return self.offs[i]
+
+    def _doc_span(self, a: int, b: int) -> Span:
+        start = self._doc(a)
+        return Span(start, max(start, self._doc(b)))
+
+    def _local(self, doc: int) -> int:
+        """Local char index of a document offset (inverse of ``_doc``)."""
+        if self.offs is None:
+            return max(0, min(doc - self.base, len(self.lit)))
+        return max(0, bisect_right(self.offs, doc) - 1)
+
+    def _a(self, node: Node) -> int:
+        return self.bm(node.start_byte)
+
+    def _b(self, node: Node) -> int:
+        return self.bm(node.end_byte)
+
+    def _span(self, node: Node) -> Span:
+        if self.offs is None and self.bm_ascii:
+            return Span(self.base + node.start_byte, self.base + node.end_byte)
+        return self._doc_span(self._a(node), self._b(node))
+
+    def _text(self, node: Node) -> str:
+        return self.lit[self._a(node) : self._b(node)]
+
+    def _verbatim(self, a: int, b: int) -> MStr:
+        if self.offs is None:
+            s = self.base + a
+            return MStr(self.lit[a:b], list(range(s, s + b - a)), list(range(s + 1, s + b - a + 1)))
+        return MStr(self.lit[a:b], list(self.offs[a:b]), list(self.offs[a + 1 : b + 1]))
+
+    # -- driver --------------------------------------------------------------------
+
+    def run(self) -> ShellResult:
+        tree = _parse_tree(self.src.encode("utf-8", "surrogatepass"))
+        root = tree.root_node
+        self._stmt(root)
+        for name, body in list(self.functions.items()):
+            if name not in self.called:
+                self._call(name)
+        self._finish_unset()
+        if root.has_error:
+            self._attach_errors(root)
+        for launch, a, b in self.ranges:
+            launch.layout = self._layout(launch)
+        self.launches.sort(key=lambda l: (l.span.start, l.span.end))
+        refs = [(launch, w) for launch in self.launches for w in config_refs(launch)]
+        return ShellResult(self.launches, self.problems, refs)
+
+    # -- statements ------------------------------------------------------------------
+
+    def _stmt(self, node: Node) -> None:
+        t = node.type
+        if t == "command":
+            self._command(node, [])
+        elif t == "redirected_statement":
+            self._redirected(node)
+        elif t == "variable_assignment":
+            self._assign(node, export=self.allexport)
+        elif t == "declaration_command":
+            self._declare(node)
+        elif t == "unset_command":
+            for c in node.named_children:
+                self._unset(self._text(c))
+        elif t == "function_definition":
+            self._define(node)
+        elif t == "list":
+            self._list(node)
+        elif t in ("subshell", "pipeline", "command_substitution", "process_substitution"):
+            self._isolated(node)
+        elif t == "if_statement":
+            self._if(node)
+        elif t in ("for_statement", "select_statement"):
+            self._for(node)
+        elif t in _CONDITIONAL or t == "c_style_for_statement":
+            self._conditional(node)
+        elif t == "ERROR":
+            self._error(node)
+        elif t in ("comment", "heredoc_body", "test_command", "word", "string"):
+            return
+        else:
+            for c in node.named_children:
+                self._stmt(c)
+
+    def _isolated(self, node: Node) -> None:
+        """A subshell: its variable changes do not reach the script."""
+        if node.type == "command_substitution":
+            if node.start_byte in self.seen_subst:
+                return
+            self.seen_subst.add(node.start_byte)
+        saved = dict(self.vars)
+        for c in node.named_children:
+            self._stmt(c)
+        self.vars = saved
+
+    def _conditional(self, node: Node) -> None:
+        self.cond += 1
+        try:
+            for c in node.named_children:
+                self._stmt(c)
+        finally:
+            self.cond -= 1
+
+    def _list(self, node: Node) -> None:
+        """``a && b``, ``a || b``: only the first command always runs."""
+        kids = node.named_children
+        if not kids:
+            return
+        self._stmt(kids[0])
+        self.cond += 1
+        try:
+            for c in kids[1:]:
+                self._stmt(c)
+        finally:
+            self.cond -= 1
+
+    def _if(self, node: Node) -> None:
+        """The condition always runs; the branches may not."""
+        depth = self.cond
+        try:
+            for c in node.children:
+                if c.type == "then":
+                    self.cond = depth + 1
+                elif c.type in ("elif_clause", "else_clause"):
+                    self.cond = depth
+                    self._conditional(c)
+                elif c.is_named:
+                    self._stmt(c)
+        finally:
+            self.cond = depth
+
+    def _for(self, node: Node) -> None:
+        name = node.child_by_field_name("variable")
+        if name is not None:
+            self._set(
+                self._text(name),
+                _Var(note=f"${self._text(name)} is a loop variable"),
+                self._span(name),
+            )
+        self._conditional(node)
+
+    def _define(self, node: Node) -> None:
+        name = node.child_by_field_name("name")
+        body = node.child_by_field_name("body")
+        if name is not None and body is not None:
+            self.functions.setdefault(self._text(name), body)
+
+    def _call(self, name: str) -> None:
+        """A function's body runs at its first call, seeing the globals then."""
+        self.called.add(name)
+        body = self.functions[name]
+        self.frames.append({})
+        try:
+            self._stmt(body)
+        finally:
+            frame = self.frames.pop()
+            for var, old in frame.items():
+                if old is None:
+                    self.vars.pop(var, None)
+                else:
+                    self.vars[var] = old
+
+    def _redirected(self, node: Node) -> None:
+        redirects = [c for c in node.named_children if c.type in _REDIRECTS]
+        body = [c for c in node.named_children if c.type not in _REDIRECTS]
+        for c in body:
+            if c.type == "command":
+                self._command(c, redirects)
+            else:
+                self._stmt(c)
+                if redirects:
+                    self._stdin_scripts(None, redirects)
+
+    # -- variables -------------------------------------------------------------------
+
+    def _set(self, name: str, var: _Var, span: Span | None, *, local: bool = False) -> None:
+        self.assigned.add(name)
+        old = self.vars.get(name)
+        if local and self.frames:
+            frame = self.frames[-1]
+            if name not in frame:
+                frame[name] = old
+        elif old is not None:
+            var.exported = var.exported or old.exported
+            if self.cond and not _same_value(old, var):
+                # Set differently on different paths: no single value to trust.
+                var = _Var(
+                    exported=var.exported,
+                    span=span,
+                    note=f"${name} is set to different values on different paths",
+                    is_array=var.is_array,
+                )
+        var.exported = var.exported or self.allexport
+        var.span = var.span or span
+        self.vars[name] = var
+        if var.exported:
+            self.exported.add(name)
+
+    def _unset(self, name: str) -> None:
+        if self.cond:
+            old = self.vars.get(name)
+            if old is not None:
+                self.vars[name] = _Var(exported=old.exported, span=old.span, note=f"${name} may be unset")
+            return
+        self.vars.pop(name, None)
+
+    def _assign(self, node: Node, *, export: bool = False, local: bool = False) -> None:
+        kids = node.children
+        if not kids:
+            return
+        target = kids[0]
+        if target.type == "subscript":  # ``A[1]=x``: keep it simple, the array is unknown
+            arr = target.named_children[0] if target.named_children else target
+            name = self._text(arr)
+            self._set(name, _Var(is_array=True, note=f"${name} is changed element by element"), self._span(node))
+            return
+        name = self._text(target)
+        append = len(kids) > 1 and kids[1].type == "+="
+        value = kids[2] if len(kids) > 2 else None
+        span = self._span(node)
+        if value is not None and value.type == "array":
+            var = self._array_value(name, value)
+        elif value is None:
+            var = _Var(value=MStr.empty())
+        else:
+            b = _Builder()
+            b.assign = True
+            self._add(value, b, quoted=True)
+            m = b.joined()
+            if b.exact:
+                var = _Var(value=m)
+            else:
+                why = f" ({b.notes[0]})" if b.notes else ""
+                var = _Var(note=f"${name} is only known when the script runs{why}")
+        if append:
+            old = self.vars.get(name)
+            var = _append(old, var, name)
+        var.exported = export
+        self._set(name, var, span, local=local)
+
+    def _array_value(self, name: str, node: Node) -> _Var:
+        items: list[MStr] = []
+        for c in node.named_children:
+            if c.type == "comment":
+                continue
+            for out in self._words(c):
+                if out.opaque or not out.word.exact:
+                    return _Var(is_array=True, note=f"${{{name}[@]}} holds values only known when the script runs")
+                items.append(out.m)
+        return _Var(items=items, is_array=True)
+
+    def _declare(self, node: Node) -> None:
+        kids = node.children
+        keyword = kids[0].type if kids else ""
+        opts = {self._text(c) for c in node.named_children if c.type == "word"}
+        export = keyword == "export" or any(o.startswith("-") and "x" in o for o in opts)
+        local = keyword == "local" or (keyword in ("declare", "typeset") and "-g" not in opts and bool(self.frames))
+        for c in node.named_children:
+            if c.type == "variable_assignment":
+                self._assign(c, export=export or self.allexport, local=local)
+            elif c.type == "variable_name":
+                name = self._text(c)
+                old = self.vars.get(name)
+                if old is not None:
+                    if export:
+                        old.exported = True
+                        self.exported.add(name)
+                    if local:
+                        self._set(name, _Var(note=f"${name} is declared without a value"), self._span(c), local=True)
+                else:
+                    self._set(
+                        name,
+                        _Var(exported=export, note=f"${name} comes from the environment"),
+                        self._span(c),
+                        local=local,
+                    )
+
+    def _builtin(self, name: str, node: Node) -> bool:
+        """Commands that change variables. True when ``node`` was one."""
+        if name in ("source", "."):
+            self.sourced = True
+            return True
+        args = [c for c in node.named_children if c.type in _WORDISH]
+        if name in ("read", "mapfile", "readarray", "getopts", "printf"):
+            texts = [self._text(c) for c in args]
+            targets: list[str] = []
+            if name == "getopts" and len(texts) >= 2:
+                targets = [texts[1]]
+            elif name == "printf":
+                if "-v" in texts and texts.index("-v") + 1 < len(texts):
+                    targets = [texts[texts.index("-v") + 1]]
+            else:
+                skip = False
+                for t in texts:
+                    if skip:  # the value of an option such as ``-p PROMPT``
+                        skip = False
+                    elif t in _READ_VALUE_OPTS:
+                        skip = True
+                    elif not t.startswith("-"):
+                        targets.append(t)
+            for t in targets:
+                if re.fullmatch(r"[A-Za-z_]\w*", t):
+                    self._set(t, _Var(note=f"${t} is read when the script runs"), self._span(node))
+            return name != "printf" or bool(targets)
+        if name == ":":
+            # ``: "${X:=default}"`` is how scripts set defaults.
+            for c in args:
+                self._words(c)
+            return True
+        if name == "set":
+            for c in args:
+                t = self._text(c)
+                if t.startswith("-") and "a" in t[1:] and not t.startswith("--"):
+                    self.allexport = True
+                elif t.startswith("+") and "a" in t[1:]:
+                    self.allexport = False
+                elif t == "allexport":
+                    self.allexport = True
+            return True
+        return False
+
+    # -- commands ----------------------------------------------------------------------
+
+    def _command(self, node: Node, redirects: list[Node]) -> None:
+        prefix: list[Node] = []
+        name_node: Node | None = None
+        args: list[Node] = []
+        stdin: list[Node] = list(redirects)
+        for c in node.named_children:
+            t = c.type
+            if t == "variable_assignment" and name_node is None:
+                prefix.append(c)
+            elif t == "command_name":
+                name_node = c
+            elif t in _REDIRECTS:
+                stdin.append(c)
+            elif t != "comment":
+                args.append(c)
+        if name_node is None:
+            return
+        name = self._text(name_node)
+        if self._builtin(name, node):
+            return
+        if name in self.functions and name not in self.called:
+            self._call(name)
+        if not (could_start_launch(name) or "$" in name):
+            if "vllm" in self._text(node) and ("$(" in self._text(node) or "`" in self._text(node)):
+                for c in args:
+                    self._walk_substitutions(c)
+            if stdin:
+                self._stdin_scripts(node, stdin)
+            return
+        outs: list[_Out] = []
+        for c in [_name_word(name_node)] + args:
+            outs.extend(self._words(c))
+        env = self._env(prefix)
+        words = [o.word for o in outs]
+        launches = find_launches(words, form=self.form, env=env, expand=self._inner_expand())
+        for launch in launches:
+            self._adopt(launch, self._a(node), self._b(node), words, outs)
+        if stdin and not launches:
+            self._stdin_scripts(node, stdin, words)
+
+    def _walk_substitutions(self, node: Node) -> None:
+        if node.type in ("command_substitution", "process_substitution"):
+            self._isolated(node)
+            return
+        for c in node.named_children:
+            self._walk_substitutions(c)
+
+    def _inner_expand(self) -> str:
+        return "github" if self.expand == "github" else "shell"
+
+    def _env(self, prefix: list[Node]) -> dict[str, EnvVar]:
+        """The environment a command sees: exported variables and its prefixes."""
+        env = self._exported_env()
+        for p in prefix:
+            kids = p.children
+            if not kids or kids[0].type != "variable_name":
+                continue
+            name = self._text(kids[0])
+            value = kids[2] if len(kids) > 2 else None
+            if value is None:
+                env[name] = EnvVar(name, "", self._span(p), True)
+                continue
+            b = _Builder()
+            self._add(value, b, quoted=True)
+            env[name] = EnvVar(name, b.joined().text if b.exact else None, self._span(p), b.exact)
+        return env
+
+    def _adopt(self, launch: Launch, a: int, b: int, words: list[Word], outs: list[_Out]) -> None:
+        """Finish a launch found in the command at ``[a, b)`` of this text."""
+        self.launches.append(launch)
+        by_id = {id(o.word): o for o in outs}
+        if not words or launch.span.start != words[0].span.start:
+            self._explain_hidden(launch)
+            return  # found inside a nested script, which finished it
+        launch.span = self._doc_span(a, b).cover(launch.span)
+        self.ranges.append((launch, a, b))
+        args: list[Word] = []
+        for w in launch.args:
+            out = by_id.get(id(w))
+            if out is not None and out.opaque:
+                launch.opaque.append(w)
+                continue
+            args.append(w)
+            if out is not None and out.unset:
+                self._note_unset(launch, w, out)
+        launch.args = args
+
+    def _explain_hidden(self, launch: Launch) -> None:
+        """An inner script (``sh -c '...'``) sees only exported variables."""
+        for p in launch.problems:
+            name = p.data.get("variable") if p.code == problems.UNSET_VARIABLE else None
+            if name and name in self.vars and not self.vars[name].exported:
+                p.message = (
+                    f"${name} is set in this file but not exported, so the inner "
+                    "script does not see it: vLLM would receive an empty value"
+                )
+
+    def _note_unset(self, launch: Launch, w: Word, out: _Out) -> None:
+        """Unset variables matter in a value or the model, not in a flag's name."""
+        eq = w.text.find("=") if w.text.startswith("-") else -1
+        for name, span, index in out.unset:
+            if w.text.startswith("-") and (eq < 0 or index <= eq):
+                continue
+            self.pending_unset.append((launch, name, span))
+
+    def _finish_unset(self) -> None:
+        if self.sourced:
+            return
+        for launch, name, span in self.pending_unset:
+            if name in self.assigned:
+                continue
+            launch.problems.append(
+                ParseProblem(
+                    problems.UNSET_VARIABLE,
+                    f"${name} is not set in this file and has no default: "
+                    "vLLM would receive an empty value",
+                    span,
+                    "warning",
+                    {"variable": name},
+                )
+            )
+
+    def _layout(self, launch: Launch) -> str:
+        if not launch.args:
+            return "single-line"
+        a = self._local(launch.entry_span.start)
+        b = self._local(launch.args[-1].span.end)
+        chunk = self.src[a:b]
+        return "multiline-backslash" if "\\\n" in chunk or "\\\r\n" in chunk else "single-line"
+
+    # -- scripts inside scripts ---------------------------------------------------------
+
+    def _stdin_scripts(self, node: Node | None, redirects: list[Node], words: list[Word] | None = None) -> None:
+        """A heredoc or here-string fed to a shell is a script; one fed to ``cat`` is data."""
+        bodies = []
+        for r in redirects:
+            if r.type == "heredoc_redirect":
+                body = next((c for c in r.named_children if c.type == "heredoc_body"), None)
+                start = next((c for c in r.named_children if c.type == "heredoc_start"), None)
+                if body is not None and "vllm" in self._text(body):
+                    quoted = start is not None and any(q in self._text(start) for q in "'\"\\")
+                    bodies.append((self._a(body), self._b(body), not quoted))
+            elif r.type == "herestring_redirect":
+                for c in r.named_children:
+                    if "vllm" in self._text(c):
+                        bodies.append(("word", c, None))
+        if not bodies or node is None:
+            return
+        if words is None:
+            words = []
+            for c in node.named_children:
+                if c.type == "command_name" or (c.type in _WORDISH):
+                    words.extend(o.word for o in self._words(_name_word(c)))
+        if not _reads_script(words):
+            return
+        for item in bodies:
+            if item[0] == "word":
+                for out in self._words(item[1]):
+                    self._nested(out.m, self._exported_env(), None)
+            else:
+                a, b, expands = item
+                text = MStr(self.lit[a:b], [self._doc(i) for i in range(a, b)], [self._doc(i + 1) for i in range(a, b)])
+                # An unquoted heredoc is expanded by this shell first: the inner
+                # script sees this script's variables, exported or not.
+                self._nested(text, self._exported_env(), dict(self.vars) if expands else None)
+
+    def _exported_env(self) -> dict[str, EnvVar]:
+        env: dict[str, EnvVar] = {}
+        stale = []
+        for name in self.exported:
+            var = self.vars.get(name)
+            if var is None or not var.exported:
+                stale.append(name)
+            else:
+                env[name] = _env_var(name, var)
+        self.exported.difference_update(stale)
+        return env
+
+    def _nested(self, script: MStr, env: dict[str, EnvVar], outer_vars: dict[str, _Var] | None) -> None:
+        offsets = script.offsets() or [self._doc(0)]
+        result = _parse(script.text, offsets, 0, self.form, env, self._inner_expand(), outer_vars)
+        self.launches.extend(result.launches)
+        self.problems.extend(result.problems)
+
+    # -- broken input ------------------------------------------------------------------
+
+    def _error(self, node: Node) -> None:
+        """Inside an ERROR node: still read what looks like commands."""
+        run: list[Node] = []
+        for c in node.children:
+            if c.type == "command_name":
+                self._pseudo_command(run)
+                run = [c]
+            elif run and c.type in _WORDISH:
+                run.append(c)
+            else:
+                self._pseudo_command(run)
+                run = []
+                if c.is_named and c.type not in _WORDISH:
+                    self._stmt(c)
+        self._pseudo_command(run)
+
+    def _pseudo_command(self, run: list[Node]) -> None:
+        if not run:
+            return
+        name = self._text(run[0])
+        if not (could_start_launch(name) or "$" in name):
+            return
+        outs: list[_Out] = []
+        for c in [_name_word(run[0])] + run[1:]:
+            outs.extend(self._words(c))
+        words = [o.word for o in outs]
+        a, b = self._a(run[0]), self._b(run[-1])
+        for launch in find_launches(words, form=self.form, env=self._env([]), expand=self._inner_expand()):
+            self._adopt(launch, a, b, words, outs)
+
+    def _attach_errors(self, root: Node) -> None:
+        """Syntax errors that touch a launch become its problems.
+
+        Each error is pinned on its culprit (the quote or ``$(`` left open...).
+        A launch is affected when the culprit sits on the launch's own lines,
+        or when the launch lies in what the open construct swallowed.
+        """
+        culprits: list[_Culprit] = []
+        stack = [root]
+        while stack:
+            n = stack.pop()
+            if n.is_missing:
+                culprits.append(self._missing(n))
+            elif n.is_error:
+                culprits.extend(self._error_culprits(n))
+            else:
+                stack.extend(c for c in n.children if c.has_error or c.is_missing)
+        reach = []
+        for launch in self.launches:
+            la = self._local(launch.span.start)
+            lb = self._local(launch.span.end)
+            line_end = self.src.find("\n", lb)
+            reach.append((launch, la, len(self.src) if line_end < 0 else line_end))
+        seen: set[tuple[str, Span]] = set()
+        for c in culprits:
+            if (c.message, c.span) in seen:
+                continue
+            seen.add((c.message, c.span))
+            hit = False
+            for launch, la, lend in reach:
+                if la <= c.start <= lend or c.start <= la < c.scope_end:
+                    launch.problems.append(ParseProblem(problems.PARSE_ERROR, c.message, c.span, "error"))
+                    hit = True
+            if not hit and "vllm" in self.src[c.start : c.scope_end]:
+                self.problems.append(ParseProblem(problems.PARSE_ERROR, c.message, c.span, "error"))
+
+    def _error_culprits(self, n: Node) -> list["_Culprit"]:
+        a, b = self._a(n), self._b(n)
+        text = self.src[a:b]
+        if not text.replace("\\", "").strip():
+            return []  # a trailing ``\`` at the end of the file: bash accepts it
+        # An open quote swallows everything after it, closers included, so
+        # when there is one it is the only culprit worth naming.
+        quotes: list[_Culprit] = []
+        for e in _error_nodes(n):
+            et = self.src[self._a(e) : self._b(e)]
+            stripped = et.lstrip()
+            if stripped.startswith("'") and et.count("'") % 2 == 1:
+                qa = self._a(e) + len(et) - len(stripped)
+                quotes.append(_Culprit(qa, b, "unterminated single quote", self._doc_span(qa, qa + 1)))
+            dq = [c for c in e.children if c.type == '"' and not c.is_named]
+            if len(dq) % 2 == 1:
+                q = dq[-1]
+                quotes.append(_Culprit(self._a(q), b, "unterminated double quote", self._span(q)))
+        if quotes:
+            return quotes
+        out: list[_Culprit] = []
+        open_: list[Node] = []
+        for c in n.children:
+            if c.is_missing:
+                out.append(self._missing(c))
+            elif c.type in _OPENERS:
+                open_.append(c)
+            elif open_ and _OPENERS.get(open_[-1].type) == c.type:
+                open_.pop()
+        for c in open_:
+            what = c.type
+            closer = _OPENERS[what]
+            message = f"`{what}` without `{closer}`" if what.isalpha() else f"unclosed `{what}`"
+            out.append(_Culprit(self._a(c), b, message, self._span(c)))
+        if out:
+            return out
+        line_end = self.src.find("\n", a)
+        end = b if line_end < 0 else min(b, max(line_end, a + 1))
+        first = text.strip().split()[0] if text.strip() else text
+        return [_Culprit(a, end, f"syntax error near `{first[:20]}`", self._doc_span(a, end))]
+
+    def _missing(self, n: Node) -> "_Culprit":
+        """A token tree-sitter had to invent (``MISSING``), named by what it closes."""
+        parent = n.parent
+        opener = parent.children[0] if parent is not None and parent.children else n
+        pa = self._a(opener)
+        end = max(self._b(n), pa)
+        t = n.type
+        if t == "heredoc_end" and parent is not None:
+            start = next((c for c in parent.children if c.type == "heredoc_start"), opener)
+            delimiter = self._text(start).strip("'\"\\")
+            return _Culprit(
+                pa, end, f"unterminated heredoc: no line `{delimiter}` ends it",
+                self._span(opener).cover(self._span(start)),
+            )
+        if t == '"':
+            message = "unterminated double quote"
+        elif t in (")", "}", "))", "]]", "]", "`"):
+            message = f"unclosed `{self._text(opener)}`"
+        elif t in ("fi", "done", "esac", "then", "do"):
+            message = f"`{self._text(opener)}` without `{t}`"
+        else:
+            message = f"missing `{t}`"
+        return _Culprit(pa, end, message, self._span(opener))
+
+    # -- words -------------------------------------------------------------------------
+
+    def _words(self, node: Node) -> list[_Out]:
+        """The argv words one shell word node expands to (zero, one or several)."""
+        b = _Builder(whole=_is_whole_expansion(node))
+        self._add(node, b, quoted=False)
+        return self._finish_word(b, node)
+
+    def _finish_word(self, b: _Builder, node: Node) -> list[_Out]:
+        span = self._span(node)
+        if b.opaque is not None:
+            m = self._verbatim(self._a(node), self._b(node))
+            return [_Out(make_word(m, span, exact=False, note=b.opaque), m, opaque=True)]
+        if b.elements is not None and not b.parts:
+            return b.elements
+        note = "; ".join(b.notes) if b.notes else None
+        parts = b.parts
+        if not any(p.split and _has_space(p.m.text) for p in parts):
+            m = b.joined()
+            if not m.text and not b.quoted and not b.unset:
+                return []  # an unquoted empty expansion is no word at all
+            return [_Out(make_word(m, span, exact=b.exact, note=note), m, unset=list(b.unset))]
+        return self._split(b, note)
+
+    def _split(self, b: _Builder, note: str | None) -> list[_Out]:
+        """Word splitting of unquoted values (``$FLAGS`` holding ``--a 1 --b``)."""
+        if len(b.parts) == 1 and b.parts[0].origin is not None and b.parts[0].origin.monotonic():
+            m = b.parts[0].origin  # a value written in one place: point at it
+            sep = [ch in " \t\n" for ch in m.text]
+        else:
+            m = b.joined()
+            sep = []
+            for p in b.parts:
+                sep.extend((p.split and ch in " \t\n") for ch in p.m.text)
+        outs: list[_Out] = []
+        k, n = 0, len(m.text)
+        while k < n:
+            if sep[k]:
+                k += 1
+                continue
+            j = k
+            while j < n and not sep[j]:
+                j += 1
+            piece = m.slice(k, j)
+            unset = [(nm, sp, ix - k) for nm, sp, ix in b.unset if k <= ix < j]
+            outs.append(_Out(make_word(piece, None, exact=b.exact, note=note), piece, unset=unset))
+            k = j
+        return outs
+
+    def _add(self, node: Node, b: _Builder, quoted: bool) -> None:
+        t = node.type
+        if t in ("word", "number", "extglob_pattern", "regex"):
+            a = self._a(node)
+            if not quoted and self.lit.startswith("~", a) and b.length() == 0:
+                b.inexact(_NOTE_TILDE)
+            b.add(self._literal(a, self._b(node), "word", b), split=b.operand > 0 and not quoted)
+        elif t == "string":
+            b.quoted = True
+            self._add_string(node, b)
+        elif t == "raw_string":
+            b.quoted = True
+            b.add(self._literal(self._a(node) + 1, self._b(node) - 1, "raw", b))
+        elif t == "ansi_c_string":
+            b.quoted = True
+            b.add(self._ansi_c(self._a(node) + 2, self._b(node) - 1))
+        elif t == "concatenation":
+            self._add_children(node, b, quoted, "word")
+        elif t in ("simple_expansion", "expansion"):
+            self._add_expansion(node, b, quoted)
+        elif t == "command_substitution":
+            self._isolated(node)
+            self._add_unknown(node, b, _NOTE_SUBST)
+        elif t == "arithmetic_expansion":
+            value = self._arith(node)
+            if value is None:
+                self._add_unknown(node, b, "an arithmetic result only known when the script runs")
+            else:
+                b.add(MStr.at(value, self._span(node)))
+        elif t == "process_substitution":
+            self._add_unknown(node, b, "a file made when the script runs")
+        elif t == "brace_expression":
+            self._add_unknown(node, b, "a brace expansion (several words)")
+        elif t == "command_name":
+            for c in node.named_children:
+                self._add(c, b, quoted)
+        else:
+            b.add(self._literal(self._a(node), self._b(node), "word", b))
+
+    def _add_children(self, node: Node, b: _Builder, quoted: bool, gap_mode: str) -> None:
+        """Children in order; text between them is literal in ``gap_mode``."""
+        pos = self._a(node)
+        for c in node.children:
+            ca = self._a(c)
+            if ca > pos:
+                b.add(self._literal(pos, ca, gap_mode, b), split=b.operand > 0 and not quoted)
+            self._add(c, b, quoted)
+            pos = max(pos, self._b(c))
+        end = self._b(node)
+        if end > pos:
+            b.add(self._literal(pos, end, gap_mode, b), split=b.operand > 0 and not quoted)
+
+    def _add_string(self, node: Node, b: _Builder) -> None:
+        kids = node.children
+        a, end = self._a(node), self._b(node)
+        if kids and kids[0].type == '"':
+            a = self._b(kids[0])
+        if len(kids) > 1 and kids[-1].type == '"':
+            end = self._a(kids[-1])
+        pos = a
+        for c in kids:
+            if c.type == '"' and not c.is_named:
+                continue
+            ca = self._a(c)
+            if ca > pos:
+                b.add(self._literal(pos, ca, "dq", b))
+            if c.type == "string_content":
+                b.add(self._literal(ca, self._b(c), "dq", b))
+            else:
+                self._add(c, b, quoted=True)
+            pos = max(pos, self._b(c))
+        if end > pos:
+            b.add(self._literal(pos, end, "dq", b))
+
+    def _literal(self, a: int, b: int, mode: str, builder: _Builder | None = None) -> MStr:
+        """Source text ``[a, b)`` as bash reads it in ``mode`` (word/dq/raw)."""
+        if self.unknown and builder is not None:
+            for ua, ub in self.unknown:
+                if ua < b and a < ub:
+                    builder.inexact(_NOTE_GITHUB)
+        text = self.lit[a:b]
+        if mode == "raw" or "\\" not in text:
+            return self._verbatim(a, b)
+        chars: list[str] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        k = a
+        while k < b:
+            ch = self.lit[k]
+            if ch == "\\" and k + 1 < b:
+                nxt = self.lit[k + 1]
+                if nxt == "\n":  # a line continuation disappears
+                    k += 2
+                    continue
+                if mode == "word" or nxt in '$`"\\':
+                    chars.append(nxt)
+                    starts.append(self._doc(k))
+                    ends.append(self._doc(k + 2))
+                    k += 2
+                    continue
+            chars.append(ch)
+            starts.append(self._doc(k))
+            ends.append(self._doc(k + 1))
+            k += 1
+        return MStr("".join(chars), starts, ends)
+
+    def _ansi_c(self, a: int, b: int) -> MStr:
+        """``$'...'``: C escapes."""
+        simple = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "a": "\a",
+                  "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "v": "\v", "?": "?"}
+        chars, starts, ends = [], [], []
+        k = a
+        while k < b:
+            ch = self.lit[k]
+            if ch == "\\" and k + 1 < b:
+                nxt = self.lit[k + 1]
+                if nxt in simple:
+                    chars.append(simple[nxt])
+                    starts.append(self._doc(k))
+                    ends.append(self._doc(k + 2))
+                    k += 2
+                    continue
+                m = re.match(r"x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{1,4})|([0-7]{1,3})", self.lit[k + 1 : b])
+                if m:
+                    chars.append(chr(int(m.group(1) or m.group(2) or m.group(3), 8 if m.group(3) else 16)))
+                    starts.append(self._doc(k))
+                    ends.append(self._doc(k + 1 + m.end()))
+                    k += 1 + m.end()
+                    continue
+            chars.append(ch)
+            starts.append(self._doc(k))
+            ends.append(self._doc(k + 1))
+            k += 1
+        return MStr("".join(chars), starts, ends)
+
+    def _add_unknown(self, node: Node, b: _Builder, note: str, unset: str | None = None) -> None:
+        """A value not known from the file: keep what was written, mark the word."""
+        if unset is not None:
+            b.unset.append((unset, self._span(node), b.length()))
+        b.inexact(note)
+        b.add(self._verbatim(self._a(node), self._b(node)))
+
+    # -- parameter expansion ---------------------------------------------------------------
+
+    def _add_expansion(self, node: Node, b: _Builder, quoted: bool) -> None:
+        kids = node.children
+        prefix = ""
+        name_node: Node | None = None
+        op = ""
+        operand: list[Node] = []
+        if node.type == "simple_expansion":
+            name_node = kids[1] if len(kids) > 1 else None
+        else:
+            k = 1
+            if k < len(kids) and not kids[k].is_named and kids[k].type in ("#", "!"):
+                prefix = kids[k].type
+                k += 1
+            if k < len(kids) and kids[k].type in ("variable_name", "special_variable_name", "subscript"):
+                name_node = kids[k]
+                k += 1
+            if k < len(kids) and not kids[k].is_named and kids[k].type != "}":
+                op = kids[k].type
+                k += 1
+            operand = [c for c in kids[k:] if c.type != "}"]
+        if name_node is None:
+            self._add_unknown(node, b, "an expansion servelint does not read")
+            return
+        name, index = self._name_and_index(name_node)
+        span = self._span(node)
+
+        if name in ("@", "*"):
+            if b.whole:
+                b.opaque = _NOTE_ARGS
+            self._add_unknown(node, b, _NOTE_ARGS)
+            return
+        state, value, items, why = self._lookup(name)
+        if index is not None:
+            state, value, why = self._index(name, state, items, index, b, span, op, prefix)
+            if state == "done":
+                return
+        if prefix == "#":
+            if state == "known":
+                b.add(MStr.at(str(len(value.text)), span))
+            else:
+                self._add_unknown(node, b, why or f"the length of ${name}")
+            return
+        if prefix == "!":
+            self._add_unknown(node, b, f"${{!{name}}} is an indirect reference")
+            return
+        if op in (":-", "-", ":=", "="):
+            empty = state == "known" and value.text == ""
+            if state != "known" or (empty and op.startswith(":")):
+                start = b.length()
+                self._add_operand(operand, b, quoted)
+                if op in (":=", "=") and state != "known":
+                    dflt = b.joined().slice(start)
+                    self._set(name, _Var(value=dflt), span)
+                return
+        elif op in (":+", "+"):
+            present = state == "known" and (value.text != "" or op == "+")
+            if state == "known" and not present:
+                return
+            if state != "known":
+                b.inexact(f"present only when ${name} is set")
+            b.guarded += 1
+            self._add_operand(operand, b, quoted)
+            b.guarded -= 1
+            return
+        elif op in (":?", "?"):
+            if state != "known":
+                self._add_unknown(node, b, f"${name} must be set by whoever runs the script")
+                return
+        elif op:
+            if state == "known":
+                result = _transform(value.text, op, [self._text(c) for c in operand])
+                if result is not None:
+                    self._add_value(b, MStr.at(result, span), None, quoted)
+                    return
+            if state == "unset":
+                self._unset_use(node, b, name, quoted)
+            else:
+                self._add_unknown(node, b, why or f"${{{name}{op}...}} is computed when the script runs")
+            return
+        if state == "known":
+            self._add_value(b, MStr.at(value.text, span), value, quoted)
+        elif state == "unset":
+            self._unset_use(node, b, name, quoted)
+        else:
+            if not quoted and b.whole and _ARGS_NAME.search(name):
+                b.opaque = why or f"${name} may hold several arguments"
+            self._add_unknown(node, b, why or f"${name} is only known when the script runs")
+
+    def _add_operand(self, operand: list[Node], b: _Builder, quoted: bool) -> None:
+        """The words of ``${X:-a b}`` / ``${X:+--flag "$V"}``, spaces included."""
+        b.operand += 1
+        try:
+            pos = self._a(operand[0]) if operand else 0
+            for c in operand:
+                ca = self._a(c)
+                if ca > pos:
+                    b.add(self._literal(pos, ca, "word", b), split=not quoted)
+                self._add(c, b, quoted)
+                pos = self._b(c)
+        finally:
+            b.operand -= 1
+
+    def _add_value(self, b: _Builder, at_use: MStr, origin: MStr | None, quoted: bool) -> None:
+        if b.assign and origin is not None:
+            # ``B="$A --x"``: B's characters still point where A's were written.
+            b.add(origin)
+        elif quoted:
+            b.add(at_use)
+        else:
+            b.add(at_use, split=True, origin=origin if b.whole else None)
+
+    def _unset_use(self, node: Node, b: _Builder, name: str, quoted: bool) -> None:
+        if name.isdigit():
+            self._add_unknown(node, b, f"${name} is an argument given when the script runs")
+        elif _from_environment(name):
+            self._add_unknown(node, b, f"${name} comes from the environment")
+        elif self.sourced:
+            self._add_unknown(node, b, f"${name} is not set in this file (a sourced file may set it)")
+        elif not quoted and b.whole and _ARGS_NAME.search(name):
+            b.opaque = f"${name} is not set in this file; it may hold several arguments"
+            self._add_unknown(node, b, b.opaque)
+        else:
+            self._add_unknown(
+                node, b, f"${name} is not set in this file", unset=None if b.guarded else name
+            )
+
+    def _name_and_index(self, node: Node) -> tuple[str, str | None]:
+        if node.type == "subscript":
+            kids = node.named_children
+            name = self._text(kids[0]) if kids else self._text(node)
+            idx = self._text(kids[1]) if len(kids) > 1 else ""
+            return name, idx
+        return self._text(node), None
+
+    def _lookup(self, name: str) -> tuple[str, MStr | None, list[MStr] | None, str | None]:
+        """("known" | "unknown" | "unset", value, array items, why unknown)."""
+        if name.isdigit() or name in ("#", "?", "$", "!", "-", "0", "_"):
+            if name.isdigit() and name != "0":
+                return "unknown", None, None, f"${name} is an argument given when the script runs"
+            return "unknown", None, None, f"${name} is only known when the script runs"
+        var = self.vars.get(name)
+        if var is None:
+            return "unset", None, None, None
+        if var.items is not None:
+            first = var.items[0] if var.items else MStr.empty()
+            return "known", first, var.items, None
+        if var.value is not None:
+            return "known", var.value, None, None
+        return "unknown", None, None, var.note or f"${name} is only known when the script runs"
+
+    def _index(
+        self, name: str, state: str, items: list[MStr] | None, index: str,
+        b: _Builder, span: Span, op: str, prefix: str,
+    ) -> tuple[str, MStr | None, str | None]:
+        """``${A[@]}``, ``${A[*]}``, ``${A[0]}``, ``${#A[@]}``."""
+        if index in ("@", "*"):
+            if prefix == "#" and items is not None:
+                b.add(MStr.at(str(len(items)), span))
+                return "done", None, None
+            if items is None or op or prefix:
+                note = f"${{{name}[@]}} is only known when the script runs"
+                if b.whole:
+                    b.opaque = note
+                return ("unset" if state == "unset" else "unknown"), None, note
+            if index == "@" and b.whole and not b.parts:
+                # Each element is its own word, pointing where it was written.
+                b.elements = [_Out(make_word(m, m.span(span)), m) for m in items]
+                return "done", None, None
+            joined = MStr.empty()
+            for k, m in enumerate(items):
+                if k:
+                    joined = joined + MStr.at(" ", span)
+                joined = joined + m
+            return "known", joined, None
+        if items is not None and index.isdigit():
+            k = int(index)
+            if k < len(items):
+                return "known", items[k], None
+            return "known", MStr.empty(), None
+        return ("unset" if state == "unset" else "unknown"), None, f"${{{name}[{index}]}} is only known when the script runs"
+
+    def _arith(self, node: Node) -> str | None:
+        """``$(( ... ))`` over integers and variables known to hold integers."""
+        text = self._text(node)
+        expr = text[3:-2] if text.startswith("$((") and text.endswith("))") else None
+        if expr is None:
+            return None
+
+        def var(m: re.Match) -> str:
+            state, value, _, _ = self._lookup(m.group(1) or m.group(2))
+            if state != "known" or not re.fullmatch(r"\s*-?\d+\s*", value.text):
+                raise ValueError(m.group(0))
+            return f"({value.text.strip()})"
+
+        try:
+            expr = re.sub(r"\$\{?([A-Za-z_]\w*)\}?|\b([A-Za-z_]\w*)\b", var, expr)
+            return str(_eval_int(expr))
+        except (ValueError, SyntaxError, ZeroDivisionError, RecursionError):
+            return None
+
+
+# -- helpers -------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Culprit:
+    """Where a syntax error comes from, and how far what it left open reaches."""
+
+    start: int  # local char index of the culprit
+    scope_end: int  # local end of the text it swallowed
+    message: str
+    span: Span
+
+
+# Tokens that open a construct, with the token that closes it.
+_OPENERS = {
+    "$(": ")", "${": "}", "(": ")", "{": "}", "$((": "))", "((": "))",
+    "[[": "]]", "if": "fi", "case": "esac", "do": "done",
+}
+
+
+def _error_nodes(n: Node) -> list[Node]:
+    """``n`` and the ERROR nodes nested in it."""
+    out, stack = [], [n]
+    while stack:
+        e = stack.pop()
+        out.append(e)
+        stack.extend(c for c in e.children if c.is_error)
+    return out
+
+
+def _name_word(node: Node) -> Node:
+    """The word inside a ``command_name`` node."""
+    if node.type == "command_name" and node.named_children:
+        return node.named_children[0]
+    return node
+
+
+def _has_space(text: str) -> bool:
+    return " " in text or "\t" in text or "\n" in text
+
+
+def _is_whole_expansion(node: Node) -> bool:
+    """``$X``, ``${X[@]}`` or ``"${X[@]}"``: the word is one expansion."""
+    if node.type in ("simple_expansion", "expansion"):
+        return True
+    if node.type == "string":
+        named = node.named_children
+        return len(named) == 1 and named[0].type in ("simple_expansion", "expansion") and len(node.children) == 3
+    return False
+
+
+def _reads_script(words: list[Word]) -> bool:
+    """Whether an argv runs a shell that reads its script from stdin."""
+    texts = [w.text for w in words]
+    for k in range(len(texts) - 1, -1, -1):
+        if basename(texts[k]) in _SHELLS:
+            rest = texts[k + 1 :]
+            if "-s" in rest or all(t.startswith("-") and "c" not in t[1:] for t in rest):
+                return True
+            return False
+    if texts and basename(texts[0]) == "ssh":
+        k, positional = 1, []
+        while k < len(texts):
+            t = texts[k]
+            if t in _SSH_VALUE:
+                k += 2
+                continue
+            if not t.startswith("-"):
+                positional.append(t)
+            k += 1
+        return len(positional) == 1
+    return False
+
+
+def _same_value(old: _Var, new: _Var) -> bool:
+    if old.value is not None and new.value is not None:
+        return old.value.text == new.value.text
+    if old.items is not None and new.items is not None:
+        return [m.text for m in old.items] == [m.text for m in new.items]
+    return False
+
+
+def _append(old: _Var | None, new: _Var, name: str) -> _Var:
+    """``X+=...`` / ``A+=(...)``."""
+    if old is None:
+        return new
+    if new.is_array or old.is_array:
+        if old.items is not None and new.items is not None:
+            return _Var(items=old.items + new.items, is_array=True)
+        if old.items is None and old.value is not None and new.items is not None:
+            return _Var(items=[old.value] + new.items, is_array=True)
+        return _Var(is_array=True, note=f"${{{name}[@]}} holds values only known when the script runs")
+    if old.value is not None and new.value is not None:
+        return _Var(value=old.value + new.value)
+    return _Var(note=old.note or new.note or f"${name} is only known when the script runs")
+
+
+def _env_var(name: str, var: _Var) -> EnvVar:
+    if var.items is not None:
+        value = " ".join(m.text for m in var.items)
+        return EnvVar(name, value, var.span, True)
+    if var.value is not None:
+        return EnvVar(name, var.value.text, var.span, True)
+    return EnvVar(name, None, var.span, False)
+
+
+def _transform(value: str, op: str, operand: list[str]) -> str | None:
+    """``${X#p}``, ``${X%%p}``, ``${X/a/b}``, ``${X,,}``, ``${X:1:2}`` on a known value."""
+    pattern = "".join(operand)
+    if op in ("#", "##", "%", "%%"):
+        if not operand and op in ("#", "%"):
+            return value
+        cuts = range(len(value) + 1)
+        if op == "#":
+            for k in cuts:
+                if fnmatch.fnmatchcase(value[:k], pattern):
+                    return value[k:]
+        elif op == "##":
+            for k in reversed(cuts):
+                if fnmatch.fnmatchcase(value[:k], pattern):
+                    return value[k:]
+        elif op == "%":
+            for k in reversed(cuts):
+                if fnmatch.fnmatchcase(value[k:], pattern):
+                    return value[:k]
+        else:
+            for k in cuts:
+                if fnmatch.fnmatchcase(value[k:], pattern):
+                    return value[:k]
+        return value
+    if op in ("^^", ",,", "^", ","):
+        if op == "^^":
+            return value.upper()
+        if op == ",,":
+            return value.lower()
+        if op == "^":
+            return value[:1].upper() + value[1:]
+        return value[:1].lower() + value[1:]
+    if op in ("/", "//") and operand and not any(ch in operand[0] for ch in "*?["):
+        old = operand[0]
+        new = operand[1] if len(operand) > 1 else ""
+        if not old:
+            return value
+        return value.replace(old, new) if op == "//" else value.replace(old, new, 1)
+    if op == ":" and operand:
+        try:
+            nums = [int(t) for t in operand if t.strip() and t != ":"]
+        except ValueError:
+            return None
+        if not nums:
+            return None
+        start = nums[0]
+        if len(nums) > 1:
+            return value[start : start + nums[1]] if nums[1] >= 0 else value[start : nums[1]]
+        return value[start:]
+    return None
+
+
+def _eval_int(expr: str) -> int:
+    """Evaluate an integer expression with + - * / % and parentheses."""
+    tree = ast.parse(expr.strip(), mode="eval")
+
+    def ev(n: ast.AST) -> int:
+        if isinstance(n, ast.Expression):
+            return ev(n.body)
+        if isinstance(n, ast.Constant) and isinstance(n.value, int):
+            return n.value
+        if isinstance(n, ast.UnaryOp) and isinstance(n.op, (ast.USub, ast.UAdd)):
+            v = ev(n.operand)
+            return -v if isinstance(n.op, ast.USub) else v
+        if isinstance(n, ast.BinOp):
+            x, y = ev(n.left), ev(n.right)
+            if isinstance(n.op, ast.Add):
+                return x + y
+            if isinstance(n.op, ast.Sub):
+                return x - y
+            if isinstance(n.op, ast.Mult):
+                return x * y
+            if isinstance(n.op, (ast.Div, ast.FloorDiv)):
+                q = abs(x) // abs(y)
+                return q if (x >= 0) == (y >= 0) else -q
+            if isinstance(n.op, ast.Mod):
+                return x - y * (abs(x) // abs(y) if (x >= 0) == (y >= 0) else -(abs(x) // abs(y)))
+        raise ValueError("not an integer expression")
+
+    return ev(tree)
+
+
+__all__ = ["parse_shell", "parse_shell_document", "ShellResult"]
