@@ -242,7 +242,7 @@ class Engine:
         self.launch_evaluations += 1
         kn = knowledge.load(release.version)
         inv = argv.interpret(
-            launch, kn,
+            _without_repeated_serve(launch), kn,
             config_words=cfg_launch.args if cfg_launch is not None else None,
             config_launch=cfg_launch,
         )
@@ -319,6 +319,19 @@ class Engine:
         from .suppress import apply
 
         return apply(path, source, parsed, diagnostics, settings)
+
+
+def _without_repeated_serve(launch: Launch) -> Launch:
+    """The launch minus a ``serve`` repeated after an image that already runs it.
+
+    The parser reports the repetition (serve-repeated); reading ``serve`` as
+    the model would add a second, misleading finding on the real model.
+    """
+    spans = [p.span for p in launch.problems if p.code == "serve-repeated"]
+    if not spans:
+        return launch
+    kept = [w for w in launch.args if not any(s.start <= w.span.start < s.end for s in spans)]
+    return replace(launch, args=kept)
 
 
 def _record_fixes(rec, ctx: Context, path: str, version: str) -> list:

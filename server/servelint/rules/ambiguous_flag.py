@@ -38,7 +38,9 @@ class AmbiguousFlag(Rule):
                 flag.name_span,
                 f"ambiguous flag {name}: it could be {shown}",
                 flag=name,
-                fixes=[Fix(f"Replace with {c}", rename_flag(flag, c, ctx.path), safe=False) for c in flag.candidates[:3]],
+                # A short list is a real choice; a long one is no suggestion.
+                fixes=[Fix(f"Replace with {c}", rename_flag(flag, c, ctx.path), safe=False) for c in flag.candidates]
+                if len(flag.candidates) <= 3 else [],
                 vllm_message=f"ambiguous option: {name} could match {', '.join(flag.candidates)}",
             )
 

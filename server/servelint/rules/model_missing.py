@@ -8,6 +8,21 @@ from ..model import Entry
 from .base import Context, Finding, Rule
 
 
+def served_name_first(inv) -> "object | None":
+    """The --served-model-name flag when vLLM rejects the launch for lacking a model first."""
+    launch = inv.launch
+    if launch.entry not in (Entry.SERVE, Entry.IMAGE) or not launch.args:
+        return None
+    if not launch.args[0].text.startswith("-"):
+        return None
+    if any(w.text == "--config" or w.text.startswith("--config=") for w in launch.args):
+        return None
+    if any(f.option is not None and f.option.dest == "model" and f.source == "cli" for f in inv.flags):
+        return None
+    served = [f for f in inv.flags if f.option is not None and f.option.dest == "served_model_name" and f.source == "cli"]
+    return served[0] if served else None
+
+
 class ServedNameWithoutModel(Rule):
     """`--served-model-name` with no positional model first.
 
@@ -31,20 +46,11 @@ class ServedNameWithoutModel(Rule):
     severity = Severity.ERROR
 
     def check(self, ctx: Context):
-        inv = ctx.invocation
-        launch = inv.launch
-        if launch.entry not in (Entry.SERVE, Entry.IMAGE) or not launch.args:
-            return
-        if not launch.args[0].text.startswith("-"):
-            return
-        names = [w.text for w in launch.args]
-        if any(n == "--config" or n.startswith("--config=") for n in names):
-            return
-        served = [f for f in inv.flags if f.option is not None and f.option.dest == "served_model_name" and f.source == "cli"]
-        if not served or any(f.option is not None and f.option.dest == "model" and f.source == "cli" for f in inv.flags):
+        flag = served_name_first(ctx.invocation)
+        if flag is None:
             return
         yield Finding(
-            served[0].name_span,
+            flag.name_span,
             "`vllm serve` needs the model as its first argument when --served-model-name is used",
             flag="--served-model-name",
             vllm_message="`model` should be provided as the first positional argument when using `vllm serve`. "
@@ -80,4 +86,6 @@ class ModelMissing(Rule):
             return
         if inv.launch.opaque or inv.config_path is not None:
             return  # the model may come from "$@" or a config file we could not read
+        if served_name_first(inv) is not None:
+            return  # served-name-without-model says it better
         yield Finding(inv.launch.entry_span, f"no model given: vLLM will serve its default, {DEFAULT_MODEL}")

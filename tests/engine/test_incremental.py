@@ -1,0 +1,81 @@
+"""The engine re-checks only what an edit touched, and stays equal to a fresh lint."""
+
+from __future__ import annotations
+
+from servelint.engine import Engine
+from servelint.rules import invocation_rules
+from servelint.settings import Settings
+
+SETTINGS = Settings(vllm_version="0.33.0", use_installed_vllm=False)
+
+DOC = """#!/bin/sh
+vllm serve Qwen/Qwen3-8B --port 8000 --max-modl-len 4096 &
+vllm serve meta-llama/Llama-3.1-8B-Instruct --port 8001 --dtype bf16 &
+vllm serve mistralai/Mistral-7B-Instruct-v0.3 --port 8002 &
+"""
+
+
+def _fresh(text: str):
+    return [(d.span, d.code, d.message) for d in Engine(SETTINGS).lint("run.sh", text).diagnostics]
+
+
+def _view(result):
+    return [(d.span, d.code, d.message) for d in result.diagnostics]
+
+
+def _applicable(reads_all: bool | None = None) -> int:
+    rules = [r for r in invocation_rules() if r.applies_to("0.33.0")]
+    if reads_all is None:
+        return len(rules)
+    return sum(("*" in r.reads) == reads_all for r in rules)
+
+
+def test_unchanged_text_runs_no_rule():
+    engine = Engine(SETTINGS)
+    engine.lint("run.sh", DOC)
+    assert engine.rule_evaluations == 3 * _applicable()
+    before = engine.rule_evaluations
+    engine.lint("run.sh", DOC)
+    assert engine.rule_evaluations == before
+
+
+def test_an_edit_reruns_only_the_touched_launch_and_the_rules_that_read_it():
+    engine = Engine(SETTINGS)
+    engine.lint("run.sh", DOC)
+    before = engine.rule_evaluations
+    edited = DOC.replace("--port 8001", "--port 8011")
+    result = engine.lint("run.sh", edited)
+    # Only launch 2 changed, and only in --port: rules that read every flag
+    # re-run; rules with narrower inputs reuse their results.
+    assert engine.rule_evaluations - before == _applicable(reads_all=True)
+    assert _view(result) == _fresh(edited)
+
+
+def test_a_line_inserted_above_shifts_diagnostics_without_rerunning_rules():
+    engine = Engine(SETTINGS)
+    first = engine.lint("run.sh", DOC)
+    before = engine.rule_evaluations
+    edited = DOC.replace("#!/bin/sh\n", "#!/bin/sh\n# a new comment line\n")
+    result = engine.lint("run.sh", edited)
+    assert engine.rule_evaluations == before
+    assert _view(result) == _fresh(edited)
+    old_lines = [first.source.position(d.span.start)[0] for d in first.diagnostics]
+    new_lines = [result.source.position(d.span.start)[0] for d in result.diagnostics]
+    assert new_lines == [line + 1 for line in old_lines]
+
+
+def test_many_random_edits_end_equal_to_a_fresh_lint():
+    import random
+
+    rng = random.Random(7)
+    engine = Engine(SETTINGS)
+    text = DOC
+    for _ in range(200):
+        i = rng.randrange(len(text) + 1)
+        if rng.random() < 0.5 and len(text) > 1:
+            j = min(len(text), i + rng.randrange(1, 4))
+            text = text[:i] + text[j:]
+        else:
+            text = text[:i] + rng.choice(["-", " ", "x", "\\\n", "1", "--port 9 ", "'"]) + text[i:]
+        got = _view(engine.lint("run.sh", text))
+        assert got == _fresh(text)

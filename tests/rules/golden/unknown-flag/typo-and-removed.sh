@@ -1,0 +1,5 @@
+#!/bin/sh
+# servelint: vllm=0.33.0
+vllm serve Qwen/Qwen3-8B \
+  --max-modl-len 8192 \
+  --task generate
