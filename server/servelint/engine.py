@@ -27,6 +27,7 @@ from .model import Entry, Form, Launch, ParsedDocument, ParseProblem, Word
 from .parse import parse_document
 from .release import ReleaseChoice, choose
 from .rules import Context, Finding, Rule, invocation_rules
+from .rules.meta import FileTooLarge, InternalError
 from .rules.parse_level import BY_PROBLEM
 from .settings import Settings
 from .text import SourceText, Span
@@ -37,7 +38,7 @@ log = logging.getLogger(__name__)
 # no launch file is this big, and an editor must stay responsive.
 MAX_DOCUMENT_CHARS = 5_000_000
 
-INTERNAL_ERROR_CODE = "SL000"
+INTERNAL_ERROR_CODE = InternalError.code
 
 
 @dataclass
@@ -115,7 +116,7 @@ class Engine:
         if len(text) > MAX_DOCUMENT_CHARS:
             parsed = ParsedDocument(path=path, form=None)
             diag = Diagnostic(
-                path, Span(0, 0), Severity.INFORMATION, "SL009", "file-too-large", "config",
+                path, Span(0, 0), FileTooLarge.severity, FileTooLarge.code, FileTooLarge.name, FileTooLarge.category,
                 f"servelint skips files over {MAX_DOCUMENT_CHARS:,} characters ({len(text):,} here)",
             )
             return LintResult(path, source, parsed, [diag], [])
@@ -125,7 +126,7 @@ class Engine:
             log.exception("parser failed on %s", path)
             parsed = ParsedDocument(path=path, form=None)
             diag = Diagnostic(
-                path, Span(0, 0), Severity.ERROR, INTERNAL_ERROR_CODE, "internal-error", "parse-error",
+                path, Span(0, 0), Severity.ERROR, INTERNAL_ERROR_CODE, InternalError.name, "parse-error",
                 f"servelint could not parse this file (internal error: {type(exc).__name__}: {exc}); please report it",
             )
             return LintResult(path, source, parsed, [diag], [])
@@ -283,7 +284,7 @@ class Engine:
             return [
                 Diagnostic(
                     path, ctx.invocation.launch.entry_span, Severity.WARNING, INTERNAL_ERROR_CODE,
-                    "internal-error", "config",
+                    InternalError.name, "config",
                     f"servelint rule {rule.name} ({rule.code}) failed on this launch: "
                     f"{type(exc).__name__}: {exc}; the other rules still ran",
                     vllm_version=release.version,

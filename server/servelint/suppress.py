@@ -20,8 +20,10 @@ from .text import SourceText, Span
 
 _IGNORE = re.compile(r"^ignore(?:\[(?P<rules>[^\]]*)\])?(?:\s*--\s*(?P<reason>.*))?\s*$")
 
-UNUSED_CODE = "SL010"
-UNUSED_NAME = "unused-suppression"
+from .rules.meta import UnusedSuppression
+
+UNUSED_CODE = UnusedSuppression.code
+UNUSED_NAME = UnusedSuppression.name
 
 
 @dataclass
@@ -98,3 +100,96 @@ def apply(path: str, source: SourceText, parsed: ParsedDocument, diagnostics: li
                     )
                 )
     return kept
+
+
+# -- writing a suppression -----------------------------------------------------
+
+
+def directive_text(rule: str, reason: str = "reason") -> str:
+    return f"# servelint: ignore[{rule}] -- {reason}"
+
+
+@dataclass
+class SuppressionEdit:
+    span: Span  # replaced (empty: an insertion)
+    new_text: str
+    scope: str  # "line" | "launch"
+
+
+def _argv_shape(doc: ParsedDocument) -> list:
+    return [
+        (l.form, l.entry, [w.text for w in l.args], sorted((k, v.value) for k, v in l.env.items()))
+        for l in doc.launches
+    ]
+
+
+def suppression_edit(
+    path: str,
+    text: str,
+    span: Span,
+    rule: str,
+    *,
+    language_id: str | None = None,
+    parsed: ParsedDocument | None = None,
+    reason: str = "reason",
+) -> SuppressionEdit | None:
+    """Where to write a suppression of ``rule`` for a diagnostic at ``span``.
+
+    Tried in order: adding the rule to a suppression already on the line; a
+    comment at the end of the line; a comment line above it; a comment line
+    above the launch (a ``\\``-continued command or a YAML block scalar cannot
+    hold one inside).  A place is taken only if, once written, this module
+    reads it as covering the diagnostic and the document's launches still get
+    the same argv: a ``#`` at the end of a continued line, inside a folded
+    scalar or after a Dockerfile instruction would change what runs.
+    """
+    from .parse import parse_document
+
+    before = parsed if parsed is not None else parse_document(path, text, language_id)
+    shape = _argv_shape(before)
+    source = SourceText(text)
+    line = source.line_of(span.start)
+    newline = "\r\n" if "\r\n" in text else "\n"
+    directive = directive_text(rule, reason)
+
+    candidates: list[SuppressionEdit] = []
+    for dline, body, dspan in before.directives:
+        m = _IGNORE.match(body.strip())
+        if dline == line and m and m.group("rules") is not None:
+            rules = [r.strip() for r in m.group("rules").split(",") if r.strip()]
+            if rule in rules:
+                return None
+            start = dspan.start + body.index("[") + 1
+            end = dspan.start + body.index("]")
+            candidates.append(SuppressionEdit(Span(start, end), ", ".join(rules + [rule]), "line"))
+    line_end = source.line_end(line)
+    sep = "" if text[source.line_start(line) : line_end].endswith((" ", "\t")) else "  "
+    candidates.append(SuppressionEdit(Span(line_end, line_end), sep + directive, "line"))
+
+    def above(n: int, scope: str) -> SuppressionEdit:
+        start = source.line_start(n)
+        content = source.line_text(n)
+        indent = content[: len(content) - len(content.lstrip(" \t"))]
+        return SuppressionEdit(Span(start, start), indent + directive + newline, scope)
+
+    candidates.append(above(line, "line"))
+    for launch in before.launches:
+        if launch.span.start <= span.start <= launch.span.end:
+            first = source.line_of(launch.span.start)
+            if first != line:
+                candidates.append(above(first, "launch"))
+            break
+
+    for cand in candidates:
+        new_text = text[: cand.span.start] + cand.new_text + text[cand.span.end :]
+        after = parse_document(path, new_text, language_id)
+        if _argv_shape(after) != shape:
+            continue
+        delta = len(cand.new_text) - len(cand.span)
+        at = span.start + delta if span.start >= cand.span.end else span.start
+        new_source = SourceText(new_text)
+        for sup in parse_suppressions(new_source, after):
+            if sup.covers[0] <= at < sup.covers[1] and rule in sup.rules:
+                wider = sup.covers[1] > new_source.line_end(new_source.line_of(at)) + 1
+                return SuppressionEdit(cand.span, cand.new_text, "launch" if wider else "line")
+    return None

@@ -14,6 +14,7 @@ from .base import Context, Finding, Rule, version_key
 # In the order rules are evaluated and documented.
 _MODULES = (
     "parse_level",
+    "meta",
     "config_file",
     "model_missing",
     "unknown_flag",

@@ -653,7 +653,10 @@ def _forced_v2_by_config(inv: "Invocation") -> Derived:
         cfg = json_of(inv, dest)
         if not cfg.known:
             return UNKNOWN
-        on = cfg.value.get("hisparse_config") is not None if dest == "attention_config" else bool(cfg.value)
+        if dest == "attention_config":
+            on = cfg.value.get("hisparse_config") is not None
+        else:
+            on = effective(inv, dest) is not None  # even "{}" builds a WatermarkConfig
         if on:
             return Derived(True, "flag", f"{flags[-1].canonical} requires Model Runner V2", tuple(flags))
     return Derived(False, "default")
