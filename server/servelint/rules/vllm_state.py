@@ -150,6 +150,12 @@ _MLA_MODEL_TYPES = frozenset(
 )
 
 
+_MLA_ARCH_PREFIXES = (
+    "DeepseekV2", "DeepseekV3", "DeepseekV32", "DeepseekMTP", "KimiK2", "KimiLinear",
+    "Glm4MoeLite", "GlmMoeDsa", "LongcatFlash", "PanguUltraMoE",
+)
+
+
 def uses_mla(ctx: "Context") -> bool | None:
     """Whether vLLM runs the model with MLA (``ModelConfig.use_mla``).
 
@@ -157,8 +163,14 @@ def uses_mla(ctx: "Context") -> bool | None:
     ``kv_lora_rank`` (DeepSeek-V4 is left out: its CPU path differs).
     """
     model = ctx.model
-    if model is None or model.config is None:
+    if model is None or model.architecture is None:
         return None
+    if model.config is None:
+        # No config.json at hand: the architectures whose checkpoints are MLA.
+        name = model.architecture
+        if "DeepseekV4" in name:
+            return None
+        return name.startswith(_MLA_ARCH_PREFIXES)
     cfg = model.config
     text = cfg.get("text_config") if isinstance(cfg.get("text_config"), dict) else cfg
     mtype = text.get("model_type")
@@ -213,8 +225,9 @@ def prefix_caching(ctx: "Context") -> Derived:
 
     Then, on the CPU platform, ``CpuPlatform.check_and_update_config`` turns
     it off for MLA models (platforms/cpu.py, 0.28.0 :353, 0.29.0 :448); from
-    0.30.0 (:490, 0.33.0 :543) only when the CPU has no AMX, which servelint
-    cannot know.
+    0.30.0 (:490, 0.33.0 :543) only when the CPU has no AMX tiles (x86
+    Sapphire Rapids and later have them).  servelint assumes a CPU without
+    AMX, as most are (and as the machine the oracle ran on).
     """
     inv = ctx.invocation
     version = ctx.version
@@ -227,11 +240,16 @@ def prefix_caching(ctx: "Context") -> Derived:
         return UNKNOWN
     else:
         value = _default_prefix_caching(ctx)
-    if ctx.target == "cpu" and value.value and uses_mla(ctx):
-        if at_least(version, "0.30.0"):
+    if ctx.target == "cpu" and value.value and at_least(version, "0.28.0"):
+        mla = uses_mla(ctx)
+        if mla is None:
             return UNKNOWN
-        if at_least(version, "0.28.0"):
-            return Derived(False, "platform", f"vLLM {version} turns prefix caching off for MLA models on CPU")
+        if mla:
+            if at_least(version, "0.30.0"):
+                why = f"vLLM {version} turns prefix caching off for MLA models on CPUs without AMX"
+            else:
+                why = f"vLLM {version} turns prefix caching off for MLA models on CPU"
+            return Derived(False, "platform", why)
     return value
 
 
@@ -298,9 +316,9 @@ def mamba_cache_mode(ctx: "Context") -> Derived:
     if not pc.known:
         return UNKNOWN
     flags = requested.flags + pc.flags
+    pc_why = pc.why if pc.how != "flag" else ""
     if not pc.value:
-        why = "prefix caching is off" if pc.how == "flag" else pc.why
-        return Derived("none", pc.how, why, flags)
+        return Derived("none", pc.how, pc_why, flags)
     mode = requested.value
     supports = _supports_mamba_prefix_caching(ctx)
     if mode == "none":
@@ -308,15 +326,16 @@ def mamba_cache_mode(ctx: "Context") -> Derived:
             if supports is None:
                 return UNKNOWN
             mode = "all" if supports else "align"
-            return Derived(mode, "default", f"vLLM {version} uses Mamba cache mode '{mode}' when prefix caching is on", flags)
-        return Derived("align", "default", f"vLLM {version} uses Mamba cache mode 'align' when prefix caching is on", flags)
+            why = f"with prefix caching on, vLLM {version} uses Mamba cache mode '{mode}' for this model"
+            return Derived(mode, "default", "; ".join(w for w in (pc_why, why) if w), flags)
+        return Derived("align", "default", pc_why, flags)
     if mode == "all":
         if supports is None:
             return UNKNOWN
         if not supports:
-            return Derived("align", "default", "this model falls back to 'align'", flags)
-        return Derived("all", "flag", "", flags)
-    return Derived(mode, requested.how, "", flags)
+            return Derived("align", "default", "this model falls back to Mamba cache mode 'align'", flags)
+        return Derived("all", "flag", pc_why, flags)
+    return Derived(mode, requested.how, pc_why, flags)
 
 
 def _supports_mamba_prefix_caching(ctx: "Context") -> bool | None:
@@ -521,21 +540,24 @@ def v2_env(inv: "Invocation") -> Derived:
     return Derived(value, "env", f"{V2_ENV}={var.value}")
 
 
-# Flags that can change the default runner choice and that servelint does
-# not model per release; when one is written the choice is unknown.
-_V2_OPAQUE_DESTS = (
+# Flags behind the other entries of ``_get_v2_model_runner_unsupported_features``,
+# which servelint does not evaluate: when one is written the choice is
+# unknown.  0.29.0-0.31.0 also look at the compilation mode (stock
+# torch.compile, sequence parallelism), elastic EP and, up to 0.30.0, logits
+# processors (0.29.0 also KV sharing fast prefill); 0.32.0+ only at
+# external_launcher with pipeline parallelism and ubatching (DBO).
+_V2_OPAQUE_ALWAYS = ("distributed_executor_backend", "enable_dbo", "ubatch_size")
+_V2_OPAQUE_BEFORE_0_32 = (
     "compilation_config",
     "optimization_level",
-    "distributed_executor_backend",
-    "enable_dbo",
-    "ubatch_size",
     "enable_elastic_ep",
     "logits_processors",
     "kv_sharing_fast_prefill",
-    "enable_prompt_embeds",
-    "prefill_context_parallel_size",
+)
+_V2_OPAQUE_DESTS = _V2_OPAQUE_ALWAYS + _V2_OPAQUE_BEFORE_0_32 + (
     "attention_config",
     "watermark_config",
+    "prefill_context_parallel_size",
 )
 
 
@@ -617,11 +639,9 @@ def use_v2_model_runner(ctx: "Context") -> Derived:
         return UNKNOWN
     if not triton:
         return Derived(False, "platform", f"vLLM {version} picks Model Runner V1 without Triton (target {target})")
-    for dest in _V2_OPAQUE_DESTS:
-        if dest in ("attention_config", "watermark_config") and at_least(version, "0.30.0"):
-            continue  # evaluated above
-        if written(inv, dest):
-            return UNKNOWN
+    opaque = _V2_OPAQUE_ALWAYS if at_least(version, "0.32.0") else _V2_OPAQUE_ALWAYS + _V2_OPAQUE_BEFORE_0_32
+    if any(written(inv, dest) for dest in opaque):
+        return UNKNOWN
     if not at_least(version, "0.32.0"):
         tp = value_of(inv, "tensor_parallel_size")
         if not tp.known or (isinstance(tp.value, int) and tp.value > 1):
