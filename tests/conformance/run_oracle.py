@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Regenerate vLLM's own verdicts for the conformance cases (not run by CI).
+
+    VLLM_ORACLE_HOME=/work/oracle-home \\
+        python tests/conformance/run_oracle.py [RELEASE ...] [-j 2] [--only PREFIX]
+
+For each release (default: every release in ``RELEASES`` that the oracle has
+ready) this runs the vllm-oracle tool (``../shared/tools/vllm-oracle``, or
+``$VLLM_ORACLE_DIR``) over every case in ``cases/*.json`` with
+``--gpu-defaults`` (users run vLLM on GPUs; see the tool's README), and writes
+``verdicts/<release>.json``: per case, vLLM's verdict (ok / error), the stage
+that stopped it, the exception class and vLLM's message.
+
+The oracle runs in this directory, so ``--config configs/x.yaml`` finds the
+fixtures, and bundled model names (``llama``...) resolve to the oracle's
+``models/<name>``, whose ``config.json`` files are copied in ``models/``.
+
+``--only PREFIX`` re-runs the cases whose id starts with PREFIX and merges
+them into the existing verdict files (for adding cases without re-running
+all of them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+RELEASES = ("0.25.0", "0.26.0", "0.27.0", "0.27.1", "0.28.0", "0.29.0", "0.30.0", "0.31.0", "0.32.0", "0.33.0")
+ORACLE_DIR = Path(os.environ.get("VLLM_ORACLE_DIR", REPO.parent / "shared" / "tools" / "vllm-oracle"))
+
+
+def load_cases() -> dict[str, dict]:
+    """Every case, as ``{"argv": [...], "env": {...}}``, by id."""
+    cases: dict[str, dict] = {}
+    for path in sorted((HERE / "cases").glob("*.json")):
+        for cid, case in json.loads(path.read_text())["cases"].items():
+            if cid in cases:
+                raise SystemExit(f"duplicate case id {cid} in {path.name}")
+            cases[cid] = case if isinstance(case, dict) else {"argv": case}
+    return cases
+
+
+def ready_releases() -> list[str]:
+    out = subprocess.run([str(ORACLE_DIR / "oracle.sh"), "--versions"], capture_output=True, text=True, check=True)
+    return out.stdout.split()
+
+
+def _scrub(text: str | None) -> str | None:
+    """Drop machine paths from messages so the golden files are stable."""
+    if text is None:
+        return None
+    text = text.replace(str(ORACLE_DIR / "models") + "/", "<models>/")
+    text = text.replace(str(HERE) + "/", "")
+    return re.sub(r"/[\w./-]*/oracle-home/[\w./-]*", "<oracle-home>", text)
+
+
+def verdict(result: dict) -> dict:
+    """The part of an oracle result the conformance test compares with."""
+    if result["result"] == "OK":
+        return {"verdict": "ok"}
+    cls = result.get("exception_class", "")
+    if cls == "SystemExit":
+        # "SystemExit(2): unrecognized arguments: --x 1" -> the argparse message
+        message = result["error"].split(": ", 1)[1] if ": " in result["error"] else result["error"]
+    else:
+        message = result.get("message") or result.get("error")
+    out = {
+        "verdict": "error",
+        "stage": result.get("stage"),
+        "exception": cls.rsplit(".", 1)[-1],
+        "message": _scrub(message),
+    }
+    if result.get("raised_at"):
+        out["raised_at"] = result["raised_at"]
+    return out
+
+
+def run_release(release: str, cases: dict[str, dict]) -> dict[str, dict]:
+    with tempfile.TemporaryDirectory(prefix=f"conformance-{release}-") as tmp:
+        cases_file = Path(tmp) / "cases.json"
+        out_file = Path(tmp) / "results.json"
+        cases_file.write_text(json.dumps({cid: (c if c.get("env") else c["argv"]) for cid, c in cases.items()}))
+        started = time.monotonic()
+        proc = subprocess.run(
+            [str(ORACLE_DIR / "oracle.sh"), release, "--gpu-defaults", "--json", str(cases_file), "--out", str(out_file)],
+            cwd=HERE, capture_output=True, text=True,
+        )
+        if proc.returncode != 0 or not out_file.exists():
+            raise RuntimeError(f"oracle {release} failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
+        results = json.loads(out_file.read_text())
+    print(f"[{release}] {len(results)} cases in {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+    return {cid: verdict(r) for cid, r in results.items()}
+
+
+def write_verdicts(release: str, verdicts: dict[str, dict]) -> None:
+    path = HERE / "verdicts" / f"{release}.json"
+    doc = {
+        "release": release,
+        "source": "vllm-oracle --gpu-defaults (tests/conformance/run_oracle.py): vLLM's own parser and config validators",
+        "cases": dict(sorted(verdicts.items())),
+    }
+    lines = ["{", f' "release": {json.dumps(release)},', f' "source": {json.dumps(doc["source"])},', ' "cases": {']
+    items = list(doc["cases"].items())
+    for i, (cid, v) in enumerate(items):
+        lines.append(f"  {json.dumps(cid)}: {json.dumps(v, ensure_ascii=False)}" + ("," if i < len(items) - 1 else ""))
+    lines += [" }", "}", ""]
+    path.write_text("\n".join(lines))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("releases", nargs="*")
+    ap.add_argument("-j", "--jobs", type=int, default=2, help="releases checked at once (each is one oracle process)")
+    ap.add_argument("--only", help="re-run only cases whose id starts with this, merging into existing verdicts")
+    args = ap.parse_args()
+    odd = [r for r in args.releases if not re.fullmatch(r"\d+\.\d+\.\d+", r)]
+    if odd:
+        ap.error(f"not a vLLM release: {', '.join(odd)} (this script runs the flag-level cases in cases/)")
+    cases = load_cases()
+    if args.only:
+        cases = {cid: c for cid, c in cases.items() if cid.startswith(args.only)}
+    ready = ready_releases()
+    wanted = args.releases or list(RELEASES)
+    missing = [r for r in wanted if r not in ready]
+    if missing:
+        print(f"not ready in the oracle (skipped): {', '.join(missing)}", file=sys.stderr)
+    todo = [r for r in wanted if r in ready]
+
+    def one(release: str) -> None:
+        verdicts = run_release(release, cases)
+        if args.only:
+            path = HERE / "verdicts" / f"{release}.json"
+            old = json.loads(path.read_text())["cases"] if path.exists() else {}
+            verdicts = {**old, **verdicts}
+        # Cases deleted from cases/ leave the golden file too.
+        known = load_cases()
+        write_verdicts(release, {cid: v for cid, v in verdicts.items() if cid in known})
+
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for fut in [pool.submit(one, r) for r in todo]:
+            fut.result()
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
