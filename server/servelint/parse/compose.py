@@ -97,6 +97,9 @@ def _entrypoint_is_vllm(image: str, cmd: list[Word]) -> bool:
 
 def _string(src: yn.Src, node: ScalarNode) -> Word:
     """A scalar after interpolation, as one word."""
+    word = yn.verbatim_word(src, node)
+    if word is not None and "$" not in word.text:
+        return word
     m, inexact = interpolate(yn.mstr(src, node))
     return make_word(m, src.span(node), exact=not any(inexact), note=_note(inexact, m))
 

@@ -211,6 +211,10 @@ def _argv(
             )
             if item.value == "":
                 continue
+        word = yn.verbatim_word(src, item)
+        if word is not None and "$" not in word.text:
+            words.append(word)
+            continue
         m, exact, note, unset = expand(yn.mstr(src, item), env, env_from)
         word = make_word(m, span, exact=exact, note=note)
         words.append(word)

@@ -21,11 +21,14 @@ invalid YAML until rendered).
 from __future__ import annotations
 
 import logging
+import os
+from collections import OrderedDict
+from dataclasses import replace
 from typing import Callable
 
 from yaml.nodes import Node
 
-from ..model import Form, Launch, ParsedDocument, ParseProblem
+from ..model import Form, Launch, ParsedDocument, ParseProblem, Word
 from ..text import Span
 from . import problems
 from . import yamlnodes as yn
@@ -73,29 +76,32 @@ def detect(root: Node | None, text: str, path: str) -> Form | None:
 
 
 def parse_yaml_document(path: str, text: str) -> ParsedDocument:
-    """All launches of a YAML file.  Never raises."""
+    """All launches of a YAML file.  Never raises.
+
+    Each document (``---`` chunk) is read on its own and the result is
+    cached by the chunk's text, relative to the chunk: on a keystroke only the
+    edited document is read again; the others are reused, shifted to where
+    they now start.
+    """
     result = ParsedDocument(path=path, form=None)
+    name = os.path.basename(path)
+    syntax: list[ParseProblem] = []
+    forms: list[Form] = []
     try:
-        docs, syntax = yn.load_documents(text)
+        pieces = yn.chunks(text)
     except Exception as exc:  # a bug here must not take the server down
         log.exception("reading YAML %s", path)
         result.problems.append(_internal(exc, Span(0, 0)))
         return result
-    forms: list[Form] = []
-    for doc in docs:
-        chunk = text[doc.span.start : doc.span.end]
-        try:
-            form = detect(doc.root, chunk, path)
-            if form is None:
-                continue
-            launches, found = _PARSERS[form](doc, chunk)
-        except Exception as exc:
-            log.exception("parsing a YAML document of %s", path)
-            result.problems.append(_internal(exc, Span(doc.span.start, doc.span.start)))
-            continue
-        forms.append(form)
+    for start, end in pieces:
+        # Always a copy: callers may keep or change what they are given,
+        # and the cached original must stay as it was read.
+        got = _shifted(_read_chunk(text[start:end], name), start)
+        chunk_forms, launches, found, chunk_syntax = got
+        forms.extend(chunk_forms)
         result.launches.extend(launches)
         result.problems.extend(found)
+        syntax.extend(chunk_syntax)
     if syntax and _report_syntax(path, text, forms):
         result.problems[:0] = syntax
     result.form = forms[0] if forms else None
@@ -103,6 +109,105 @@ def parse_yaml_document(path: str, text: str) -> ParsedDocument:
         for word in config_refs(launch):
             result.config_refs.append((launch, word))
     return result
+
+
+_Chunk = tuple  # (forms, launches, problems, syntax problems), chunk offsets
+_READ: "OrderedDict[tuple[str, str], _Chunk]" = OrderedDict()
+_READ_MAX = 512
+
+
+def _read_chunk(chunk: str, name: str) -> _Chunk:
+    key = (chunk, name)
+    hit = _READ.get(key)
+    if hit is not None:
+        _READ.move_to_end(key)
+        return hit
+    got = _read_chunk_uncached(chunk, name)
+    _READ[key] = got
+    if len(_READ) > _READ_MAX:
+        _READ.popitem(last=False)
+    return got
+
+
+def _read_chunk_uncached(chunk: str, name: str) -> _Chunk:
+    forms: list[Form] = []
+    launches: list[Launch] = []
+    found: list[ParseProblem] = []
+    try:
+        docs, problem = yn.load_chunk(chunk)
+    except Exception as exc:
+        log.exception("composing a YAML document of %s", name)
+        return [], [], [_internal(exc, Span(0, 0))], []
+    for doc in docs:
+        try:
+            form = detect(doc.root, chunk, name)
+            if form is None:
+                continue
+            got, problems_ = _PARSERS[form](doc, chunk)
+        except Exception as exc:
+            log.exception("parsing a YAML document of %s", name)
+            found.append(_internal(exc, Span(0, 0)))
+            continue
+        forms.append(form)
+        launches.extend(got)
+        found.extend(problems_)
+    return forms, launches, found, [problem] if problem is not None else []
+
+
+# -- moving a cached chunk's results to where the chunk now starts -----------------
+
+
+def _shifted(got: _Chunk, d: int) -> _Chunk:
+    forms, launches, found, syntax = got
+    return forms, [_launch(l, d) for l in launches], [_problem(p, d) for p in found], [
+        _problem(p, d) for p in syntax
+    ]
+
+
+def _span(s: Span | None, d: int) -> Span | None:
+    return None if s is None else Span(s.start + d, s.end + d)
+
+
+# ``replace`` keeps any field added to these classes later.
+def _problem(p: ParseProblem, d: int) -> ParseProblem:
+    return replace(p, span=_span(p.span, d))
+
+
+def _word(w: Word, d: int) -> Word:
+    return replace(
+        w,
+        span=_span(w.span, d),
+        base=w.base + d if w.offsets is None else -1,
+        offsets=None if w.offsets is None else [o + d for o in w.offsets],
+        node=_value(w.node, d) if isinstance(w.node, yn.YamlValue) else w.node,
+    )
+
+
+def _value(v: yn.YamlValue, d: int) -> yn.YamlValue:
+    return replace(
+        v,
+        span=_span(v.span, d),
+        key_span=_span(v.key_span, d),
+        children=None if v.children is None else [_value(c, d) for c in v.children],
+    )
+
+
+def _launch(l: Launch, d: int) -> Launch:
+    c = l.container
+    if isinstance(c, yn.Container):
+        c = replace(c, span=_span(c.span, d), items=[_span(i, d) for i in c.items],
+                    dashes=[x + d for x in c.dashes])
+    return replace(
+        l,
+        entry_span=_span(l.entry_span, d),
+        args=[_word(w, d) for w in l.args],
+        span=_span(l.span, d),
+        env={k: replace(v, span=_span(v.span, d)) for k, v in l.env.items()},
+        release_hints=[replace(h, span=_span(h.span, d)) for h in l.release_hints],
+        problems=[_problem(p, d) for p in l.problems],
+        opaque=[_word(w, d) for w in l.opaque],
+        container=c,
+    )
 
 
 def _report_syntax(path: str, text: str, forms: list[Form]) -> bool:

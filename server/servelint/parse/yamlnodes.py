@@ -66,6 +66,8 @@ class Mapped:
     text: str
     offsets: list[int]
     approx: bool = False
+    # Known to be written as-is (set by the fast path of ``scalar_map``).
+    verbatim: bool = False
 
     def __len__(self) -> int:
         return len(self.text)
@@ -79,6 +81,8 @@ class Mapped:
 
     def is_verbatim(self) -> bool:
         """True when ``text[i]`` sits at ``offsets[0] + i`` for every i."""
+        if self.verbatim:
+            return True
         o = self.offsets
         return o[-1] - o[0] == len(self.text) and _contiguous(o)
 
@@ -168,7 +172,7 @@ class Src:
         """The scalar's value with the document offset of every character."""
         m = scalar_map(self.text, self.start(node), self.end(node), node.style, node.value)
         if self.outer is not None:
-            m = Mapped(m.text, [self.doc(o) for o in m.offsets], m.approx)
+            m = Mapped(m.text, [self.doc(o) for o in m.offsets], m.approx)  # may no longer be verbatim
         return m
 
     def column(self, i: int) -> int:
@@ -227,6 +231,27 @@ def load_documents(text: str) -> tuple[list[YamlDoc], list[ParseProblem]]:
         for root in roots:
             docs.append(YamlDoc(src, root, Span(start, end)))
     return docs, found
+
+
+def load_chunk(chunk: str) -> tuple[list[YamlDoc], ParseProblem | None]:
+    """The documents of one chunk (see ``chunks``), positioned in the
+    chunk's own text, so that what is read from them can be cached and
+    reused wherever the chunk moves."""
+    base = 0
+    body = chunk
+    if chunk.startswith("\ufeff"):
+        base, body = 1, chunk[1:]
+    roots, problem = _compose(body)
+    if problem is not None and base:
+        problem = ParseProblem(problem.code, problem.message,
+                               Span(problem.span.start + base, problem.span.end + base), problem.severity)
+    src = Src(chunk, base)
+    return [YamlDoc(src, root, Span(0, len(chunk))) for root in roots], problem
+
+
+def chunks(text: str) -> list[tuple[int, int]]:
+    """Where each document of a stream starts and ends (``---`` lines)."""
+    return _chunks(text)
 
 
 def _chunks(text: str) -> list[tuple[int, int]]:
@@ -328,6 +353,13 @@ def _comment_start(line: str) -> int | None:
 # Scalar scanning (a port of libyaml's scanner rules, recording positions).
 # --------------------------------------------------------------------------
 
+# Runs copied as written: no blank, no break (plain); nor the quote or an
+# escape (quoted); anything but a break (a block scalar's line).
+_CONTENT = re.compile(r"[^ \t\r\n\x85\u2028\u2029]*")
+_SQ_CONTENT = re.compile(r"[^ \t\r\n\x85\u2028\u2029']*")
+_DQ_CONTENT = re.compile(r'[^ \t\r\n\x85\u2028\u2029"\\]*')
+_LINE = re.compile(r"[^\r\n\x85\u2028\u2029]*")
+
 _BREAKS = {"\n": "\n", "\r": "\n", "\x85": "\n", "\u2028": "\u2028", "\u2029": "\u2029"}
 
 _ESCAPES = {
@@ -386,6 +418,12 @@ def scalar_map(text: str, start: int, end: int, style: str | None, value: str) -
     ``start``/``end`` are libyaml's marks for the node; ``style`` its style.
     """
     s = _skip_properties(text, start, end)
+    # Most scalars are written exactly as their value.
+    if style is None:
+        if text[s:end] == value:
+            return Mapped(value, list(range(s, end + 1)), verbatim=True)
+    elif style in ("'", '"') and end - s == len(value) + 2 and text[s + 1 : end - 1] == value:
+        return Mapped(value, list(range(s + 1, end)), verbatim=True)
     try:
         if style in ("'", '"'):
             got = _quoted(text, s, end, style == "'")
@@ -419,6 +457,12 @@ class _Out:
     def extend(self, recs: list[tuple[str, int, int]]) -> None:
         for ch, at, end in recs:
             self.add(ch, at, end)
+
+    def run(self, text: str, i: int, j: int) -> None:
+        """``text[i:j]`` copied as written."""
+        self.chars.append(text[i:j])
+        self.offs.extend(range(i, j))
+        self.end = j
 
     def result(self) -> tuple[str, list[int]]:
         offs = self.offs
@@ -481,8 +525,9 @@ def _plain(text: str, start: int, end: int) -> tuple[str, list[int]]:
         elif whitespaces:
             out.extend(whitespaces)
         whitespaces = []
-        out.add(c, i, i + 1)
-        i += 1
+        j = _CONTENT.match(text, i, end).end()
+        out.run(text, i, j)
+        i = j
     out.end = max(out.end, min(i, end))
     return out.result()
 
@@ -497,6 +542,7 @@ def _quoted(text: str, start: int, end: int, single: bool) -> tuple[str, list[in
     out = _Out(start + 1)
     i = start + 1
     escaped_break = i
+    plain = _SQ_CONTENT if single else _DQ_CONTENT
     while i < stop:
         leading_blanks = False
         while i < stop:
@@ -516,8 +562,9 @@ def _quoted(text: str, start: int, end: int, single: bool) -> tuple[str, list[in
                 if i < 0:
                     return None
             else:
-                out.add(c, i, i + 1)
-                i += 1
+                j = max(i + 1, plain.match(text, i, stop).end())
+                out.run(text, i, j)
+                i = j
         whitespaces: list = []
         leading: tuple[str, int, int] | None = None
         trailing: list = []
@@ -633,9 +680,10 @@ def _block_body(
         out.extend(trailing)
         trailing = []
         leading_blank = text[i] in " \t"
-        while i < end and not _brk(text, i)[0]:
-            out.add(text[i], i, i + 1)
-            i += 1
+        j = _LINE.match(text, i, end).end()
+        if j > i:
+            out.run(text, i, j)
+            i = j
         n, ch = _brk(text, i)
         if not n:
             break
@@ -708,12 +756,26 @@ def is_str(node: Any) -> bool:
     return isinstance(node, ScalarNode) and node.tag == STR
 
 
+# Composed nodes are shared between parses (see ``_COMPOSED``) and never
+# mutated, so what is derived from a mapping is memoised on the node itself.
+_ITEMS = "_servelint_items"
+_INDEX = "_servelint_index"
+
+
 def items(node: Node, _depth: int = 0) -> list[tuple[Node, Node]]:
     """A mapping's (key, value) pairs with ``<<`` merge keys applied the way
     ``yaml.safe_load`` applies them: explicit keys win over merged ones, and
     earlier merge sources win over later ones."""
     if not isinstance(node, MappingNode):
         return []
+    cached = node.__dict__.get(_ITEMS)
+    if cached is None:
+        cached = _merged_items(node, _depth)
+        setattr(node, _ITEMS, cached)
+    return cached
+
+
+def _merged_items(node: MappingNode, _depth: int) -> list[tuple[Node, Node]]:
     pairs = node.value
     if not any(k.tag == MERGE for k, _ in pairs):
         return pairs
@@ -749,25 +811,26 @@ def _key_id(k: Node) -> Any:
     return (k.tag, k.value) if isinstance(k, ScalarNode) else id(k)
 
 
+def _index(node: MappingNode) -> dict[str, tuple[Node, Node]]:
+    index = node.__dict__.get(_INDEX)
+    if index is None:
+        index = {k.value: (k, v) for k, v in items(node) if isinstance(k, ScalarNode)}
+        setattr(node, _INDEX, index)
+    return index
+
+
 def get(node: Node | None, key: str) -> Node | None:
     """The value for a string key of a mapping (last one wins), or None."""
     if not isinstance(node, MappingNode):
         return None
-    found = None
-    for k, v in items(node):
-        if isinstance(k, ScalarNode) and k.value == key:
-            found = v
-    return found
+    pair = _index(node).get(key)
+    return pair[1] if pair is not None else None
 
 
 def get_pair(node: Node | None, key: str) -> tuple[Node, Node] | None:
     if not isinstance(node, MappingNode):
         return None
-    found = None
-    for k, v in items(node):
-        if isinstance(k, ScalarNode) and k.value == key:
-            found = (k, v)
-    return found
+    return _index(node).get(key)
 
 
 def keys(node: Node | None) -> list[str]:
@@ -957,6 +1020,17 @@ def mstr(src: Src, node: ScalarNode):
 
     m = src.scalar(node)
     return MStr.mapped(m.text, m.offsets)
+
+
+def verbatim_word(src: Src, node: ScalarNode):
+    """The scalar as a ``Word`` when its value is written as-is (the common
+    case, cheap: no per-character map), else None."""
+    from ..model import Word
+
+    m = src.scalar(node)
+    if m.approx or not m.is_verbatim():
+        return None
+    return Word(m.text, src.span(node), m.offsets[0])
 
 
 def scalar_text(node: Node | None) -> str | None:
