@@ -23,6 +23,12 @@ _LINES = {
 }
 
 
+# With no config.json at hand the model's max_model_len is unknown; a block
+# size below this is still taken as set: no model vLLM serves derives a
+# shorter context (GPT-2's 1024 is the shortest in common use).
+_SHORTEST_CONTEXT = 1024
+
+
 class MambaBlockSizeWithoutPrefixCaching(Rule):
     """`--mamba-block-size` while prefix caching is off.
 
@@ -37,7 +43,8 @@ class MambaBlockSizeWithoutPrefixCaching(Rule):
     * other decoder models: on.
 
     A block size equal to the model's `max_model_len` counts as unset, as in
-    vLLM (that is the value vLLM itself uses when prefix caching is off). When
+    vLLM (that is the value vLLM itself uses when prefix caching is off);
+    without the model's `config.json` only sizes below 1024 are judged. When
     the architecture is only inferred from the model's name, the diagnostic
     is a warning and says so.
 
@@ -86,9 +93,10 @@ class MambaBlockSizeWithoutPrefixCaching(Rule):
             return  # unset ("None"), or a value another rule reports
         max_len = st.max_model_len(ctx)
         if max_len.value is None:
-            return
-        if size.value == max_len.value:
-            return  # equal to max_model_len counts as unset (or might)
+            if size.value >= _SHORTEST_CONTEXT:
+                return  # might be the model's max_model_len, which counts as unset
+        elif size.value == max_len.value:
+            return  # equal to max_model_len counts as unset (or might, when guessed)
         pc = st.prefix_caching(ctx)
         if pc.value is not False:
             return
