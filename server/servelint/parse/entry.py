@@ -359,11 +359,11 @@ def _uv(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> int | list[Launch] | None:
     k = _skip_options(words, i + 1, frozenset({"--project", "--directory", "--config-file"}))
     if k >= len(words) or words[k].text != "run":
         return None
-    module: list[Word] = []
+    module: list[str] = []
 
     def opt(name: str, value: Word | None) -> None:
-        if name in ("-m", "--module") and value is not None:
-            module.append(value)
+        if name in ("-m", "--module"):
+            module.append(name)
 
     k = _skip_options(words, k + 1, _UV_RUN_VALUE, _UV_RUN_FLAGS | {"-m", "--module"}, opt)
     if module:

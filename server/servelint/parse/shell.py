@@ -38,7 +38,7 @@ import tree_sitter_bash
 from tree_sitter import Language, Node, Parser
 
 from ..model import EnvVar, Form, Launch, ParsedDocument, ParseProblem, Word
-from ..text import ByteMap, Span
+from ..text import Span
 from . import problems
 from .entry import config_refs, could_start_launch, find_launches
 from .words import MStr, basename, make_word
@@ -126,8 +126,27 @@ def _parse(
         src = lit
     elif expand == "github" and "${{" in text:
         src, unknown = _mask_github(text)
-    walker = _Walker(lit, src, offsets, base, form, env, expand, unknown, outer_vars)
+    walker = _Walker(lit, _ascii_only(src), offsets, base, form, env, expand, unknown, outer_vars)
     return walker.run()
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def _ascii_only(text: str) -> str:
+    """The text bash's grammar sees: every non-ASCII character becomes ``%``.
+
+    tree-sitter-bash's scanner calls ``isalpha``/``isdigit`` on the raw code
+    point, which reads outside glibc's tables and crashes the process for
+    some characters (tree-sitter-bash#337: ``{`` followed by U+31860).  To
+    bash such characters are plain word characters, as ``%`` is (and ``%``
+    cannot continue a variable name), so the tree keeps its shape.  Words
+    are still read from the original text.  A bonus: byte offsets become
+    character offsets.
+    """
+    if text.isascii():
+        return text
+    return _NON_ASCII.sub("%", text)
 
 
 # -- form-level expansion before the shell ---------------------------------------
@@ -183,6 +202,7 @@ def _mask_github(text: str) -> tuple[str, list[tuple[int, int]]]:
 class _Var:
     value: MStr | None = None  # None: set, value unknown (or an array)
     items: list[MStr] | None = None  # an array's elements, when known
+    item_spans: list[Span] | None = None  # where each element is written
     exported: bool = False
     span: Span | None = None  # where it was set
     note: str | None = None  # why the value is unknown
@@ -348,8 +368,6 @@ class _Walker:
         # Launches found directly in this text, with their local char range.
         self.ranges: list[tuple[Launch, int, int]] = []
         self.pending_unset: list[tuple[Launch, str, Span]] = []
-        self.bm = ByteMap(src)
-        self.bm_ascii = src.isascii()
 
     # -- positions ---------------------------------------------------------------
 
@@ -370,14 +388,17 @@ class _Walker:
             return max(0, min(doc - self.base, len(self.lit)))
         return max(0, bisect_right(self.offs, doc) - 1)
 
+    # ``src`` is pure ASCII (see ``_ascii_only``), so tree-sitter's byte
+    # offsets are character offsets.
+
     def _a(self, node: Node) -> int:
-        return self.bm(node.start_byte)
+        return node.start_byte
 
     def _b(self, node: Node) -> int:
-        return self.bm(node.end_byte)
+        return node.end_byte
 
     def _span(self, node: Node) -> Span:
-        if self.offs is None and self.bm_ascii:
+        if self.offs is None:
             return Span(self.base + node.start_byte, self.base + node.end_byte)
         return self._doc_span(self._a(node), self._b(node))
 
@@ -601,6 +622,7 @@ class _Walker:
 
     def _array_value(self, name: str, node: Node) -> _Var:
         items: list[MStr] = []
+        spans: list[Span] = []
         for c in node.named_children:
             if c.type == "comment":
                 continue
@@ -608,7 +630,8 @@ class _Walker:
                 if out.opaque or not out.word.exact:
                     return _Var(is_array=True, note=f"${{{name}[@]}} holds values only known when the script runs")
                 items.append(out.m)
-        return _Var(items=items, is_array=True)
+                spans.append(out.word.span)
+        return _Var(items=items, item_spans=spans, is_array=True)
 
     def _declare(self, node: Node) -> None:
         kids = node.children
@@ -1223,9 +1246,9 @@ class _Walker:
                 b.opaque = _NOTE_ARGS
             self._add_unknown(node, b, _NOTE_ARGS)
             return
-        state, value, items, why = self._lookup(name)
+        state, value, array, why = self._lookup(name)
         if index is not None:
-            state, value, why = self._index(name, state, items, index, b, span, op, prefix)
+            state, value, why = self._index(name, state, array, index, b, span, op, prefix)
             if state == "done":
                 return
         if prefix == "#":
@@ -1326,8 +1349,8 @@ class _Walker:
             return name, idx
         return self._text(node), None
 
-    def _lookup(self, name: str) -> tuple[str, MStr | None, list[MStr] | None, str | None]:
-        """("known" | "unknown" | "unset", value, array items, why unknown)."""
+    def _lookup(self, name: str) -> tuple[str, MStr | None, _Var | None, str | None]:
+        """("known" | "unknown" | "unset", value, the array, why unknown)."""
         if name.isdigit() or name in ("#", "?", "$", "!", "-", "0", "_"):
             if name.isdigit() and name != "0":
                 return "unknown", None, None, f"${name} is an argument given when the script runs"
@@ -1337,16 +1360,17 @@ class _Walker:
             return "unset", None, None, None
         if var.items is not None:
             first = var.items[0] if var.items else MStr.empty()
-            return "known", first, var.items, None
+            return "known", first, var, None
         if var.value is not None:
             return "known", var.value, None, None
         return "unknown", None, None, var.note or f"${name} is only known when the script runs"
 
     def _index(
-        self, name: str, state: str, items: list[MStr] | None, index: str,
+        self, name: str, state: str, array: _Var | None, index: str,
         b: _Builder, span: Span, op: str, prefix: str,
     ) -> tuple[str, MStr | None, str | None]:
         """``${A[@]}``, ``${A[*]}``, ``${A[0]}``, ``${#A[@]}``."""
+        items = array.items if array is not None else None
         if index in ("@", "*"):
             if prefix == "#" and items is not None:
                 b.add(MStr.at(str(len(items)), span))
@@ -1358,7 +1382,8 @@ class _Walker:
                 return ("unset" if state == "unset" else "unknown"), None, note
             if index == "@" and b.whole and not b.parts:
                 # Each element is its own word, pointing where it was written.
-                b.elements = [_Out(make_word(m, m.span(span)), m) for m in items]
+                spans = array.item_spans or [m.span(span) for m in items]
+                b.elements = [_Out(make_word(m, sp), m) for m, sp in zip(items, spans)]
                 return "done", None, None
             joined = MStr.empty()
             for k, m in enumerate(items):
@@ -1481,7 +1506,9 @@ def _append(old: _Var | None, new: _Var, name: str) -> _Var:
         return new
     if new.is_array or old.is_array:
         if old.items is not None and new.items is not None:
-            return _Var(items=old.items + new.items, is_array=True)
+            spans = (old.item_spans or []) + (new.item_spans or [])
+            ok = len(spans) == len(old.items) + len(new.items)
+            return _Var(items=old.items + new.items, item_spans=spans if ok else None, is_array=True)
         if old.items is None and old.value is not None and new.items is not None:
             return _Var(items=[old.value] + new.items, is_array=True)
         return _Var(is_array=True, note=f"${{{name}[@]}} holds values only known when the script runs")
