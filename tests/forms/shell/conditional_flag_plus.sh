@@ -1,0 +1,8 @@
+#!/bin/bash
+QUANT=fp8
+EMPTY=""
+python3 -m vllm.entrypoints.openai.api_server \
+  --model ${MODEL_NAME:-meta-llama/Meta-Llama-3.1-8B-Instruct} \
+  ${REVISION:+--revision "$REVISION"} \
+  ${QUANT:+--quantization "$QUANT"} \
+  ${EMPTY:+--enforce-eager}

@@ -1,0 +1,11 @@
+#!/bin/bash
+export VLLM_USE_V1=1 HF_HOME=/data/hf
+VLLM_ATTENTION_BACKEND=FLASHINFER
+export VLLM_ATTENTION_BACKEND
+declare -x VLLM_LOGGING_LEVEL=INFO
+set -a
+NCCL_DEBUG=WARN
+set +a
+LOCAL_ONLY=1
+export HF_TOKEN
+vllm serve Qwen/Qwen3-8B
