@@ -148,6 +148,20 @@ class Invocation:
                 found = f
         return found
 
+    def flag_at(self, offset: int, path: str | None = None) -> "tuple[Flag, Word | None] | None":
+        """The flag written at ``offset`` (ends included, for a cursor), and
+        the value word holding it (None: on the flag's name).  ``path`` names
+        the file the offset is in when it is a merged ``--config`` file."""
+        for flag in self.flags:
+            if flag.word is not None and flag.word.path != path:
+                continue
+            if flag.name_span.contains(offset):
+                return flag, None
+            for w in flag.values:
+                if w.path == path and w.span.contains(offset):
+                    return flag, w
+        return None
+
     def env_value(self, name: str) -> str | None:
         var = self.env.get(name)
         return var.value if var is not None else None
