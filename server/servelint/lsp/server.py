@@ -1,0 +1,665 @@
+"""The language server: the engine, adapted to LSP (pygls 2).
+
+Everything that decides *what* is wrong with a launch lives in the engine;
+this module only decides *when* to ask it (debounced, off the message loop,
+never publishing for a version the editor has moved past) and how to hand the
+answers to the editor (push or pull diagnostics, code actions, hover,
+completion).
+
+Threading: the asyncio loop answers messages; every ``Engine`` call runs in
+one worker thread, so the engine (which keeps per-document state for
+incremental re-checking) is never entered twice at once.  Handlers only read
+``LintResult`` objects, which the engine does not mutate after returning them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import os
+import traceback
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from lsprotocol import types
+from pygls import uris
+from pygls.lsp.server import LanguageServer
+
+from .. import __version__
+from ..engine import Engine, LintResult
+from ..model import Entry
+from ..parse import kind_of
+from ..settings import CONFIG_NAMES, Settings, for_file
+from ..text import SourceText
+from . import convert
+
+log = logging.getLogger(__name__)
+
+SECTION = "servelint"
+FIX_ALL_KIND = "source.fixAll.servelint"
+RELEASE_COMMAND = "servelint.releaseFor"
+LANGUAGES = ("shellscript", "yaml", "dockercompose", "dockerfile")
+
+# Long enough to fold a burst of keystrokes into one lint, short enough that
+# the squiggle follows typing; the engine re-checks a 2,000-line script in
+# tens of milliseconds, so waiting longer would only add latency.
+DEBOUNCE_S = 0.03
+
+
+@dataclass
+class DocState:
+    """What the server knows about one open document."""
+
+    uri: str
+    path: str
+    # Bumped by every event that may change the diagnostics (an edit, a
+    # settings change, an edit to a --config file it reads); a lint result
+    # is current only if it was computed at the current stamp.
+    stamp: int = 0
+    result: LintResult | None = None
+    result_stamp: int = -1
+    result_version: int | None = None
+    encoding: str = "utf-16"
+    # The LSP form of ``result``'s diagnostics, shown or not yet.
+    latest: tuple[list[types.Diagnostic], str] = ([], "")
+    # Diagnostics as the editor sees them (pushed, or returned to a pull).
+    diagnostics: list[types.Diagnostic] = field(default_factory=list)
+    result_id: str | None = None
+    diagnostics_version: int | None = None
+    published_id: str | None = None
+    deps: frozenset[str] = frozenset()  # other files the last lint read
+    has_config_ref: bool = False
+    # The release of the file's last readable --config mapping, for
+    # completing a key while the YAML is half typed.
+    config_release: str | None = None
+    pending: asyncio.Task | None = None
+    inflight: tuple[int, asyncio.Future] | None = None
+
+
+def _guard(default: Any = None):
+    """Turn a handler's exception into a log message and a neutral answer,
+    so one bad request (or a bug) never takes the session down."""
+
+    def wrap(fn: Callable):
+        if asyncio.iscoroutinefunction(fn):
+
+            @functools.wraps(fn)
+            async def run_async(self: "ServelintServer", *args, **kwargs):
+                try:
+                    return await fn(self, *args, **kwargs)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    self.log_error(f"{fn.__name__} failed", exc)
+                    return default() if callable(default) else default
+
+            return run_async
+
+        @functools.wraps(fn)
+        def run(self: "ServelintServer", *args, **kwargs):
+            try:
+                return fn(self, *args, **kwargs)
+            except Exception as exc:
+                self.log_error(f"{fn.__name__} failed", exc)
+                return default() if callable(default) else default
+
+        return run
+
+    return wrap
+
+
+class ServelintServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("servelint", __version__)
+        self.editor_settings: dict = {}
+        self.base_settings = Settings()
+        self.root: str | None = None
+        self.docs: dict[str, DocState] = {}
+        self.pull = False
+        self.refresh_supported = False
+        self.document_changes = False
+        self.debounce = DEBOUNCE_S
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="servelint-lint")
+        # Open documents' texts for the lint running in the worker: a --config
+        # file being edited is read from the editor, not from disk.
+        self._overlay: dict[str, str] = {}
+        self.engine = Engine(read_file=self._read_file)
+
+    # -- plumbing ------------------------------------------------------------
+
+    def log_error(self, what: str, exc: BaseException) -> None:
+        detail = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+        log.error("%s: %s", what, detail)
+        try:
+            self.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=f"servelint: {what}: {detail}"))
+        except Exception:  # the transport itself is gone
+            pass
+
+    def log_info(self, message: str) -> None:
+        try:
+            self.window_log_message(types.LogMessageParams(type=types.MessageType.Log, message=f"servelint: {message}"))
+        except Exception:
+            pass
+
+    def report_server_error(self, error: Exception, source) -> None:
+        # pygls shows these as pop-ups by default; a linter's hiccup belongs in the log.
+        self.log_error(f"internal error ({getattr(source, '__name__', source)})", error)
+
+    def _read_file(self, path: str) -> str | None:
+        text = self._overlay.get(path)
+        if text is not None:
+            return text
+        from ..engine import _read_text_file
+
+        return _read_text_file(path)
+
+    @property
+    def encoding(self) -> str:
+        enc = self.workspace.position_encoding
+        return str(getattr(enc, "value", enc) or "utf-16")
+
+    def path_of(self, uri: str) -> str:
+        return uris.to_fs_path(uri) or uri
+
+    def text_document(self, uri: str):
+        doc = self.workspace.text_documents.get(uri)
+        return doc
+
+    def settings_for(self, path: str) -> Settings:
+        if os.path.isabs(path):
+            return for_file(path, self.base_settings)
+        return self.base_settings
+
+    def source(self, st: DocState, result: LintResult, path: str | None = None) -> SourceText:
+        """A document (or a file the lint read) measured in the client's encoding."""
+        p = path or st.path
+        base = result.source if p == result.path else result.sources.get(p)
+        if base is None:
+            text = self._read_file(p) or ""
+        else:
+            text = base.text
+        return SourceText(text, st.encoding)
+
+    # -- linting -------------------------------------------------------------
+
+    def _lint_job(self, st: DocState, text: str, language_id: str | None, overlay: dict[str, str],
+                  versions: dict[str, int | None], version: int | None):
+        """Runs in the worker: lint and convert to LSP (both CPU work)."""
+        self._overlay = overlay
+        try:
+            result = self.engine.lint(st.path, text, language_id, settings=self.settings_for(st.path))
+        finally:
+            self._overlay = {}
+        encoding = self.encoding
+        cache: dict[str, SourceText] = {}
+
+        def source_of(p: str) -> SourceText:
+            src = cache.get(p)
+            if src is None:
+                base = result.source if p == result.path else result.sources.get(p)
+                src = cache[p] = SourceText(base.text if base is not None else (self._read_file(p) or ""), encoding)
+            return src
+
+        def version_of(p: str) -> int | None:
+            return version if p == st.path else versions.get(p)
+
+        diags = self._to_lsp(st, result, source_of, version_of)
+        rid = convert.result_id(diags, self.protocol._converter)
+        return result, diags, rid, encoding
+
+    def _to_lsp(self, st, result: LintResult, source_of, version_of) -> list[types.Diagnostic]:
+        """Diagnostics of this document; those found in a --config file it
+        reads are shown on the word naming that file, pointing at the place."""
+        home: dict[int, Any] = {}
+        for lr in result.launches:
+            ref = lr.invocation.config_path if lr.invocation is not None else None
+            anchor = ref.span if ref is not None and ref.path is None else lr.launch.entry_span
+            for d in lr.diagnostics:
+                home[id(d)] = anchor
+        out = []
+        for d in result.diagnostics:
+            if d.path == st.path:
+                out.append(convert.to_lsp(d, source_of, version_of))
+                continue
+            anchor = home.get(id(d))
+            if anchor is None:
+                continue
+            src = source_of(d.path)
+            line, col = src.position(d.span.start)
+            from dataclasses import replace
+
+            from ..diagnostics import Related
+
+            moved = replace(
+                d,
+                path=st.path,
+                span=anchor,
+                message=f"{os.path.basename(d.path)}:{line + 1}:{col + 1}: {d.message}",
+                related=[Related(d.path, d.span, d.message)] + list(d.related),
+            )
+            lsp = convert.to_lsp(moved, source_of, version_of)
+            lsp.data["origin"] = convert.uri_of(d.path)
+            out.append(lsp)
+        return out
+
+    def schedule(self, uri: str, delay: float | None = None, *, publish: bool = True) -> None:
+        st = self.docs.get(uri)
+        if st is None:
+            return
+        if st.pending is not None and not st.pending.done():
+            st.pending.cancel()
+        st.pending = asyncio.ensure_future(self._lint_later(uri, self.debounce if delay is None else delay, publish))
+
+    async def _lint_later(self, uri: str, delay: float, publish: bool) -> None:
+        try:
+            if delay:
+                await asyncio.sleep(delay)
+            await self.lint(uri, publish=publish)
+        except asyncio.CancelledError:
+            pass
+        except Exception as exc:
+            self.log_error(f"linting {uri} failed", exc)
+
+    async def lint(self, uri: str, *, publish: bool = True) -> DocState | None:
+        """Lint the document as it is now (or wait for the lint already doing
+        that); None if it changed or closed meanwhile."""
+        for _ in range(5):
+            st = self.docs.get(uri)
+            doc = self.text_document(uri)
+            if st is None or doc is None:
+                return None
+            version = doc.version
+            if st.result is not None and st.result_stamp == st.stamp and st.result_version == version:
+                if publish:
+                    self._show(st)
+                return st
+            stamp = st.stamp
+            if st.inflight is not None and st.inflight[0] == stamp and not st.inflight[1].done():
+                await asyncio.shield(st.inflight[1])
+                continue
+            overlay, versions = {}, {}
+            for other_uri, other in self.workspace.text_documents.items():
+                p = self.path_of(other_uri)
+                overlay[p] = other.source
+                versions[p] = other.version
+            loop = asyncio.get_running_loop()
+            fut = loop.run_in_executor(
+                self.executor, self._lint_job, st, doc.source, doc.language_id, overlay, versions, version
+            )
+            st.inflight = (stamp, fut)
+            try:
+                result, diags, rid, encoding = await asyncio.shield(fut)
+            finally:
+                if st.inflight is not None and st.inflight[1] is fut:
+                    st.inflight = None
+            current = self.text_document(uri)
+            if self.docs.get(uri) is not st or current is None or current.version != version or st.stamp != stamp:
+                # The editor moved on while the worker ran: these diagnostics
+                # describe text that no longer exists.
+                self.log_info(f"dropped the lint of {uri} v{version}: the document changed meanwhile")
+                continue
+            st.result, st.result_stamp, st.result_version, st.encoding = result, stamp, version, encoding
+            st.latest = (diags, rid)
+            st.deps = frozenset(p for p in result.sources if p != st.path)
+            st.config_release = next(
+                (lr.release.version for lr in result.launches if lr.launch.entry is Entry.CONFIG_FILE), st.config_release
+            )
+            st.has_config_ref = any(
+                lr.invocation is not None and lr.invocation.config_path is not None for lr in result.launches
+            )
+            if publish:
+                self._show(st)
+            return st
+        return None
+
+    def _show(self, st: DocState) -> None:
+        st.diagnostics, st.result_id = st.latest
+        st.diagnostics_version = st.result_version
+        if self.pull or st.published_id == st.result_id:
+            return
+        st.published_id = st.result_id
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=st.uri, diagnostics=st.diagnostics, version=st.diagnostics_version)
+        )
+
+    def invalidate(self, uris_: list[str], *, reason: str) -> None:
+        """Something other than the text changed (settings, a file read):
+        re-lint, and ask a pulling client to pull again."""
+        for uri in uris_:
+            st = self.docs.get(uri)
+            if st is not None:
+                st.stamp += 1
+                self.schedule(uri, 0 if reason != "dependency" else None)
+        if self.pull and self.refresh_supported and uris_:
+            asyncio.ensure_future(self._refresh_after(uris_))
+
+    async def _refresh_after(self, uris_: list[str]) -> None:
+        try:
+            await asyncio.gather(*(self.lint(u) for u in uris_))
+            await self.workspace_diagnostic_refresh_async(None)
+        except Exception as exc:
+            self.log_error("diagnostic refresh failed", exc)
+
+    def dependents(self, path: str) -> list[str]:
+        return [u for u, st in self.docs.items() if path in st.deps and st.path != path]
+
+    # -- settings ------------------------------------------------------------
+
+    def apply_settings(self, data: Any) -> None:
+        if isinstance(data, dict) and isinstance(data.get(SECTION), dict):
+            data = data[SECTION]
+        if isinstance(data, dict) and isinstance(data.get("settings"), dict):
+            data = data["settings"]
+        self.editor_settings = data if isinstance(data, dict) else {}
+        self.base_settings = Settings.from_mapping(self.editor_settings, root=self.root)
+
+    async def fetch_settings(self) -> None:
+        caps = self.client_capabilities
+        if not (caps.workspace and caps.workspace.configuration):
+            return
+        try:
+            items = await self.workspace_configuration_async(
+                types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)])
+            )
+        except Exception as exc:
+            self.log_error("workspace/configuration failed", exc)
+            return
+        if items and isinstance(items[0], dict):
+            self.apply_settings(items[0])
+
+    async def settings_changed(self) -> None:
+        settings = self.base_settings
+        loop = asyncio.get_running_loop()
+        # Through the worker, so no lint runs while the engine's caches reset.
+        await loop.run_in_executor(self.executor, self.engine.set_settings, settings)
+        self.invalidate(list(self.docs), reason="settings")
+
+
+def create_server() -> ServelintServer:
+    server = ServelintServer()
+    from . import actions, completion, hover
+
+    # -- lifecycle -----------------------------------------------------------
+
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: ServelintServer, params: types.InitializeParams) -> None:
+        caps = params.capabilities
+        td = caps.text_document
+        ls.pull = bool(td is not None and td.diagnostic is not None)
+        ws = caps.workspace
+        ls.refresh_supported = bool(ws and ws.diagnostics and ws.diagnostics.refresh_support)
+        ls.document_changes = bool(ws and ws.workspace_edit and ws.workspace_edit.document_changes)
+        if params.root_uri:
+            ls.root = uris.to_fs_path(params.root_uri)
+        elif params.root_path:
+            ls.root = params.root_path
+        ls.apply_settings(params.initialization_options)
+        ls.engine.set_settings(ls.base_settings)  # no lint has run yet
+        # The first lint would otherwise pay for importing the parsers and
+        # rules and reading the records while the user waits.
+        ls.executor.submit(_warm_up, ls.engine)
+        if ls.pull:
+            # Registered only for clients that pull, so nobody gets both.
+            server.feature(
+                types.TEXT_DOCUMENT_DIAGNOSTIC,
+                types.DiagnosticOptions(identifier=SECTION, inter_file_dependencies=True, workspace_diagnostics=True),
+            )(document_diagnostic)
+            server.feature(types.WORKSPACE_DIAGNOSTIC)(workspace_diagnostic)
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: ServelintServer, params: types.InitializedParams) -> None:
+        await ls.fetch_settings()
+        # Documents opened before the settings arrived were linted with defaults.
+        await ls.settings_changed()
+        await _register_watchers(ls)
+
+    @server.feature(types.SHUTDOWN)
+    def shutdown(ls: ServelintServer, params: Any) -> None:
+        for st in ls.docs.values():
+            if st.pending is not None:
+                st.pending.cancel()
+        ls.executor.shutdown(wait=False, cancel_futures=True)
+
+    # -- documents -----------------------------------------------------------
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    @_guard()
+    def did_open(ls: ServelintServer, params: types.DidOpenTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        st = ls.docs.get(uri) or DocState(uri, ls.path_of(uri))
+        st.stamp += 1
+        ls.docs[uri] = st
+        ls.schedule(uri, 0)
+        _touch_dependents(ls, st.path)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    @_guard()
+    def did_change(ls: ServelintServer, params: types.DidChangeTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        st = ls.docs.get(uri)
+        if st is None:
+            return
+        st.stamp += 1
+        on_type = ls.settings_for(st.path).lint_run != "onSave"
+        # onSave: the analysis still follows the text (hover and completion
+        # need it) but the diagnostics shown change only on save.
+        ls.schedule(uri, publish=on_type)
+        if on_type:
+            _touch_dependents(ls, st.path)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
+    @_guard()
+    def did_save(ls: ServelintServer, params: types.DidSaveTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        st = ls.docs.get(uri)
+        if st is None:
+            return
+        if ls.settings_for(st.path).lint_run == "onSave":
+            st.stamp += 1
+            ls.schedule(uri, 0)
+            _touch_dependents(ls, st.path)
+            if ls.pull and ls.refresh_supported:
+                asyncio.ensure_future(ls._refresh_after([uri]))
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    @_guard()
+    def did_close(ls: ServelintServer, params: types.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        st = ls.docs.pop(uri, None)
+        if st is None:
+            return
+        if st.pending is not None:
+            st.pending.cancel()
+        ls.executor.submit(ls.engine.forget, st.path)
+        if not ls.pull:
+            ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        # Readers of this file go back to its text on disk.
+        _touch_dependents(ls, st.path)
+
+    # -- pull diagnostics ----------------------------------------------------
+
+    @_guard()
+    async def document_diagnostic(ls: ServelintServer, params: types.DocumentDiagnosticParams):
+        uri = params.text_document.uri
+        st = ls.docs.get(uri)
+        if st is None:
+            return types.RelatedFullDocumentDiagnosticReport(items=[])
+        if ls.settings_for(st.path).lint_run != "onSave" or st.result_id is None:
+            fresh = await ls.lint(uri)
+            st = fresh or st
+        if st.result_id is not None and params.previous_result_id == st.result_id:
+            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=st.result_id)
+        return types.RelatedFullDocumentDiagnosticReport(items=st.diagnostics, result_id=st.result_id)
+
+    @_guard(lambda: types.WorkspaceDiagnosticReport(items=[]))
+    async def workspace_diagnostic(ls: ServelintServer, params: types.WorkspaceDiagnosticParams):
+        previous = {p.uri: p.value for p in params.previous_result_ids}
+        items: list = []
+        for uri in list(ls.docs):
+            st = ls.docs.get(uri)
+            if st is None:
+                continue
+            if ls.settings_for(st.path).lint_run != "onSave" or st.result_id is None:
+                st = await ls.lint(uri) or st
+            if st.result_id is None:
+                continue
+            if previous.get(uri) == st.result_id:
+                items.append(types.WorkspaceUnchangedDocumentDiagnosticReport(
+                    uri=uri, version=st.diagnostics_version, result_id=st.result_id))
+            else:
+                items.append(types.WorkspaceFullDocumentDiagnosticReport(
+                    uri=uri, version=st.diagnostics_version, items=st.diagnostics, result_id=st.result_id))
+        return types.WorkspaceDiagnosticReport(items=items)
+
+    # -- configuration and files ---------------------------------------------
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    @_guard()
+    async def did_change_configuration(ls: ServelintServer, params: types.DidChangeConfigurationParams) -> None:
+        caps = ls.client_capabilities
+        if caps.workspace and caps.workspace.configuration:
+            await ls.fetch_settings()
+        elif params.settings is not None:
+            ls.apply_settings(params.settings)
+        await ls.settings_changed()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    @_guard()
+    async def did_change_watched_files(ls: ServelintServer, params: types.DidChangeWatchedFilesParams) -> None:
+        project_config = False
+        touched: set[str] = set()
+        for change in params.changes:
+            path = ls.path_of(change.uri)
+            if os.path.basename(path) in CONFIG_NAMES:
+                project_config = True
+            elif change.type == types.FileChangeType.Created:
+                # A --config file that was missing may exist now.
+                touched.update(u for u, st in ls.docs.items() if st.has_config_ref)
+            if change.uri not in ls.workspace.text_documents:
+                touched.update(ls.dependents(path))
+        if project_config:
+            ls.invalidate(list(ls.docs), reason="settings")
+        elif touched:
+            ls.invalidate(sorted(touched), reason="dependency")
+
+    @server.command(RELEASE_COMMAND)
+    @_guard()
+    async def release_for(ls: ServelintServer, *args: Any):
+        uri = args[0] if args else None
+        if isinstance(uri, dict):
+            uri = uri.get("uri")
+        if not isinstance(uri, str):
+            return None
+        st = await ls.lint(uri, publish=False) if uri in ls.docs else None
+        result = st.result if st is not None else None
+        if result is None:
+            path = ls.path_of(uri)
+            text = ls._read_file(path)
+            if text is None:
+                return None
+            loop = asyncio.get_running_loop()
+            result = await loop.run_in_executor(
+                ls.executor, lambda: Engine(ls.settings_for(path), read_file=ls._read_file).lint(path, text)
+            )
+        return release_of(ls, result)
+
+    # -- features ------------------------------------------------------------
+
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL_KIND]),
+    )
+    @_guard(list)
+    async def code_action(ls: ServelintServer, params: types.CodeActionParams):
+        return await actions.code_actions(ls, params)
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    @_guard()
+    async def on_hover(ls: ServelintServer, params: types.HoverParams):
+        return await hover.hover(ls, params)
+
+    @server.feature(
+        types.TEXT_DOCUMENT_COMPLETION,
+        types.CompletionOptions(trigger_characters=["-", "=", " ", '"', "{", "."]),
+    )
+    @_guard()
+    async def on_completion(ls: ServelintServer, params: types.CompletionParams):
+        return await completion.complete(ls, params)
+
+    return server
+
+
+def release_of(ls: ServelintServer, result: LintResult) -> dict | None:
+    if result.launches:
+        choice = result.launches[0].release
+    else:
+        from ..release import choose
+
+        settings = ls.settings_for(result.path)
+        choice = choose(result.parsed, None, setting=settings.vllm_version,
+                        use_installed=settings.use_installed_vllm, line_of=result.source.line_of)
+    out = {"version": choice.version, "reason": choice.reason}
+    others = sorted({lr.release.version for lr in result.launches[1:]} - {choice.version})
+    if others:
+        out["others"] = others
+    return out
+
+
+def _warm_up(engine: Engine) -> None:
+    try:
+        engine.lint("warm-up.sh", "vllm serve m --port 1\n")
+        engine.forget("warm-up.sh")
+        engine.records  # noqa: B018 - loads them
+    except Exception:  # only an optimisation
+        log.exception("warm-up failed")
+
+
+def _touch_dependents(ls: ServelintServer, path: str) -> None:
+    deps = ls.dependents(path)
+    if deps:
+        ls.invalidate(deps, reason="dependency")
+
+
+async def _register_watchers(ls: ServelintServer) -> None:
+    caps = ls.client_capabilities
+    ws = caps.workspace
+    if not (ws and ws.did_change_watched_files and ws.did_change_watched_files.dynamic_registration):
+        return
+    watchers = [types.FileSystemWatcher(glob_pattern=f"**/{name}") for name in CONFIG_NAMES]
+    # --config files, whose edits on disk change the launches that read them.
+    watchers += [types.FileSystemWatcher(glob_pattern="**/*.{yaml,yml}")]
+    try:
+        await ls.client_register_capability_async(
+            types.RegistrationParams(
+                registrations=[
+                    types.Registration(
+                        id="servelint-watched-files",
+                        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                        register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
+                    )
+                ]
+            )
+        )
+    except Exception as exc:  # a client that advertises but refuses
+        ls.log_info(f"could not register file watchers: {exc}")
+
+
+def run(mode: str = "stdio", host: str = "127.0.0.1", port: int = 2087) -> int:
+    logging.basicConfig(level=os.environ.get("SERVELINT_LOG", "WARNING").upper(), format="%(levelname)s %(name)s: %(message)s")
+    server = create_server()
+    if mode == "tcp":
+        server.start_tcp(host, port)
+    elif mode == "ws":
+        server.start_ws(host, port)
+    else:
+        server.start_io()
+    return 0
+
+
+def kind_of_document(ls: ServelintServer, uri: str) -> str | None:
+    doc = ls.text_document(uri)
+    if doc is None:
+        return None
+    return kind_of(ls.path_of(uri), doc.source, doc.language_id)
