@@ -71,6 +71,12 @@ class Flag:
         return self.option.dest if self.option is not None else None
 
     @property
+    def path(self) -> str | None:
+        """The file the flag is written in when it is not the linted
+        document (a key of the --config file), else None."""
+        return self.word.path if self.word is not None else None
+
+    @property
     def canonical(self) -> str | None:
         """The option's primary spelling, for messages."""
         if self.option is None:
@@ -208,7 +214,8 @@ def primary_string(opt: "Option") -> str:
 
 
 def resolve_option(kn: "ReleaseKnowledge", name: str) -> tuple["Option | None", str | None, tuple[str, ...]]:
-    """argparse's lookup: exact string, else a unique prefix of a long option.
+    """argparse's lookup of a long option (the part before any ``=``):
+    exact string, else a unique prefix of the option strings.
 
     Returns (option, matched string, ambiguous candidates).
     """
@@ -225,6 +232,39 @@ def resolve_option(kn: "ReleaseKnowledge", name: str) -> tuple["Option | None", 
             # ambiguous to it.
             return None, None, tuple(matches)
     return None, None, ()
+
+
+def resolve_short(kn: "ReleaseKnowledge", text: str) -> tuple["Option | None", str | None, tuple[str, ...], int | None]:
+    """argparse's lookup of a single-dash word, as Python 3.11's
+    ``_parse_optional``/``_get_option_tuples`` do it (vLLM runs on 3.10-3.12):
+
+    * the whole word, or the part before ``=``, is an option string;
+    * else every option string the word is a prefix of (``-t`` -> ``-tp``),
+      plus the option named by the first two characters with the rest
+      attached as its value (``-q8`` -> ``-q 8``).  ``-tp2`` is neither:
+      ``-t`` is no option, so it is an unknown one.
+
+    Returns (option, matched string, ambiguous candidates, start of an
+    attached value in ``text`` or None).
+    """
+    opt = kn.by_string.get(text)
+    if opt is not None:
+        return opt, text, (), None
+    head, eq, _ = text.partition("=")
+    if eq and head in kn.by_string:
+        return kn.by_string[head], head, (), len(head) + 1
+    found: list[tuple[str, int | None]] = []
+    for s in kn.by_string:
+        if s == text[:2]:
+            found.append((s, 2))
+        elif s.startswith(text):
+            found.append((s, None))
+    if len(found) == 1:
+        s, at = found[0]
+        return kn.by_string[s], s, (), at
+    if len(found) > 1:
+        return None, None, tuple(s for s, _ in found), None
+    return None, None, (), None
 
 
 def interpret(
@@ -315,7 +355,26 @@ def _read_flags(inv: Invocation, words: list[Word], kn: "ReleaseKnowledge", *, f
                 dotted_key, append = dotted_key[:-1], True
             spelling = "dotted"
 
-        opt, string, candidates = resolve_option(kn, base)
+        # Where the value attached to the name starts: after "=", or right
+        # after a one-letter option ("-q8").
+        value_at = name_len + 1 if eq else None
+        if base.startswith("--"):
+            opt, string, candidates = resolve_option(kn, base)
+        elif dotted_key is not None:
+            # vLLM appends the merged object as "-cc '{...}'": argparse
+            # resolves that base like any single-dash word.
+            opt, string, candidates, _ = resolve_short(kn, base)
+        else:
+            opt, string, candidates, value_at = resolve_short(kn, text)
+            if value_at is not None:
+                eq = text[value_at - 1] if text[value_at - 1] == "=" else "glued"
+                name_len = value_at - 1 if eq == "=" else value_at
+                base = name = text[:name_len]
+            elif eq:
+                # argparse only splits "-x=v" at "=" when "-x" is an option:
+                # the whole word is the unknown option.
+                eq, name_len = "", len(text)
+                base = name = text
         if opt is not None and string != base and spelling in ("exact", "underscore"):
             spelling = "abbrev"
         elif opt is not None and not base.startswith("--") and spelling == "exact":
@@ -347,7 +406,7 @@ def _read_flags(inv: Invocation, words: list[Word], kn: "ReleaseKnowledge", *, f
             takes_value = opt.takes_value or dotted_key is not None
             nargs = opt.nargs if dotted_key is None else None
         if eq:
-            value = w.slice(name_len + 1)
+            value = w.slice(value_at if value_at is not None else name_len + 1)
             if takes_value:
                 flag.values.append(value)
                 flag.explicit = True
