@@ -38,6 +38,7 @@ class AmbiguousFlag(Rule):
                 flag.name_span,
                 f"ambiguous flag {name}: it could be {shown}",
                 flag=name,
+                path=flag.path,
                 # A short list is a real choice; a long one is no suggestion.
                 fixes=[Fix(f"Replace with {c}", rename_flag(flag, c, ctx.path), safe=False) for c in flag.candidates]
                 if len(flag.candidates) <= 3 else [],
@@ -74,5 +75,6 @@ class AbbreviatedFlag(Rule):
                 flag.name_span,
                 f"{flag.written} is an abbreviation of {flag.string}: vLLM accepts it, but a later release can make it ambiguous",
                 flag=flag.string,
+                path=flag.path,
                 fixes=[Fix(f"Write {flag.string} in full", rename_flag(flag, flag.string, ctx.path), safe=True, preferred=True)],
             )

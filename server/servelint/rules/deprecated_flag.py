@@ -53,5 +53,6 @@ class DeprecatedFlag(Rule):
                 flag.name_span,
                 f"{flag.canonical} is deprecated in vLLM {ctx.version}: {text}",
                 flag=flag.canonical,
+                path=flag.path,
                 tags=("deprecated",),
             )

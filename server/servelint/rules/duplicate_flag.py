@@ -59,6 +59,7 @@ class DuplicateFlag(Rule):
                 flag.name_span,
                 f"{flag.canonical} is given {what} (earlier: {earlier})",
                 flag=flag.canonical,
+                path=flag.path,
                 severity=Severity.INFORMATION if same else None,
                 related=[Related(path, first.name_span, f"{first.written} first given here")],
                 fixes=[Fix(f"Remove the earlier {first.written}", remove_flag(ctx.text_of(path), first, ctx.path), safe=True, preferred=True)]

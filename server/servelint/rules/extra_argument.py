@@ -45,4 +45,4 @@ class ExtraArgument(Rule):
                 msg = f"{prev.written} takes no value, so vLLM rejects {w.text!r} as an extra argument"
             else:
                 msg = f"unexpected argument {w.text!r}: vLLM takes one model and then flags"
-            yield Finding(w.span, msg, vllm_message=f"unrecognized arguments: {w.text}")
+            yield Finding(w.span, msg, path=w.path, vllm_message=f"unrecognized arguments: {w.text}")

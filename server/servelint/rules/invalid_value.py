@@ -43,6 +43,16 @@ def _constraint_problem(value, constraints: dict | None) -> str | None:
     return None
 
 
+# Options whose help lists values (``metavar``) that argparse does not
+# enforce, but that a config class checks later all the same.
+_CHECKED_LATER = {
+    # CacheConfig._validate_cache_dtype raises "Invalid kv_cache_dtype" for a
+    # value outside KV_CACHE_DTYPES (vllm/config/cache.py:470-475, 0.33.0);
+    # only an out-of-tree register_kv_cache_dtype() adds to that list.
+    "kv_cache_dtype": "vLLM rejects it when the engine config is built (a platform plugin may register more)",
+}
+
+
 def _listing(values) -> str:
     shown = [str(v) for v in values][:12]
     more = len(values) - len(shown)
@@ -93,7 +103,7 @@ class InvalidValue(Rule):
                 yield from self._unexpected(ctx, flag)
                 continue
             if flag.missing_value:
-                yield Finding(flag.name_span, f"{flag.written} needs a value", flag=shown,
+                yield Finding(flag.name_span, f"{flag.written} needs a value", flag=shown, path=flag.path,
                               vllm_message=f"argument {'/'.join(opt.visible or opt.strings)}: expected one argument")
                 continue
             if not flag.values or not all(w.exact for w in flag.values):
@@ -101,8 +111,15 @@ class InvalidValue(Rule):
             if flag.dotted_key is not None:
                 yield from self._dotted(ctx, flag)
                 continue
+            if opt.action == "LoRAParserAction":
+                yield from self._lora_modules(ctx, flag)
+                continue
+            # argparse converts (and checks the choices of) every occurrence,
+            # but only the last one reaches the config classes and their
+            # range checks.
+            deciding = ctx.invocation.last(opt.dest) is flag
             for w in flag.values:
-                yield from self._one(ctx, flag, w)
+                yield from self._one(ctx, flag, w, deciding)
 
     def _unexpected(self, ctx, flag):
         value = flag.unexpected_value
@@ -122,11 +139,12 @@ class InvalidValue(Rule):
             value.span,
             f"{flag.written} takes no value (vLLM stops with \"ignored explicit argument '{value.text}'\"){neg_hint}",
             flag=flag.canonical,
+            path=value.path,
             fixes=fixes,
             vllm_message=f"argument {'/'.join(flag.option.visible or flag.option.strings)}: ignored explicit argument '{value.text}'",
         )
 
-    def _one(self, ctx, flag, word):
+    def _one(self, ctx, flag, word, deciding: bool):
         opt = flag.option
         checked = check_value(opt, word.text)
         if checked.problem:
@@ -138,27 +156,79 @@ class InvalidValue(Rule):
                     msg += f" (did you mean {close[0]}?)"
             if checked.hint:
                 msg += f"; {checked.hint}"
-            yield Finding(word.span, msg, flag=flag.canonical, vllm_message=f"argument {flag.canonical}: {checked.problem}")
+            yield Finding(word.span, msg, flag=flag.canonical, path=word.path,
+                          vllm_message=f"argument {flag.canonical}: {checked.problem}")
             return
         value = checked.value
+        json_info = getattr(opt, "json", None)
+        if json_info and json_info.get("kind") == "dataclass" and not isinstance(value, dict):
+            # vLLM validates the JSON with pydantic while parsing: anything
+            # but an object is "Input should be an object" (dataclass_type).
+            yield Finding(word.span, f"{flag.canonical} takes a JSON object such as '{{\"key\": value}}' (got {word.text})",
+                          flag=flag.canonical, path=word.path)
+            return
+        if json_info and isinstance(value, dict) and (deciding or json_info.get("kind") == "dataclass"):
+            yield from self._json_keys(ctx, flag, word, value, json_info)
+        if not deciding:
+            return
         problem = _constraint_problem(value, getattr(opt, "constraints", None))
-        if problem:
+        if problem and self._checked(ctx, opt):
             hint = ""
             if flag.option.dest == "gpu_memory_utilization" and isinstance(value, (int, float)) and value > 1:
                 hint = f"; it is a fraction: {value / 100:g} for {value:g}%"
-            yield Finding(word.span, f"{flag.canonical} {problem} (got {word.text}){hint}", flag=flag.canonical)
+            yield Finding(word.span, f"{flag.canonical} {problem} (got {word.text}){hint}", flag=flag.canonical,
+                          path=word.path)
             return
         metavar = getattr(opt, "metavar_choices", None)
         if metavar and isinstance(value, str) and value not in metavar:
+            later = _CHECKED_LATER.get(opt.dest)
             yield Finding(
                 word.span,
-                f"{word.text!r} is not one of the values vLLM {ctx.version} lists for {flag.canonical} ({_listing(metavar)})",
+                f"{word.text!r} is not one of the values vLLM {ctx.version} lists for {flag.canonical} ({_listing(metavar)})"
+                + (f": {later}" if later else ""),
                 flag=flag.canonical,
-                severity=Severity.WARNING,
+                path=word.path,
+                severity=None if later else Severity.WARNING,
             )
-        json_info = getattr(opt, "json", None)
-        if json_info and isinstance(value, dict):
-            yield from self._json_keys(ctx, flag, word, value, json_info)
+
+    @staticmethod
+    def _checked(ctx, opt) -> bool:
+        """Whether vLLM builds the config class that holds this option's
+        range check.  MultiModalConfig exists only for multimodal
+        architectures (``if self._model_info.supports_multimodal``,
+        vllm/config/model.py:831, 0.33.0): for a text-only model its fields
+        are never validated."""
+        if opt.group != "MultiModalConfig":
+            return True
+        arch = ctx.arch
+        return arch is None or bool(arch.supports_multimodal)
+
+    def _lora_modules(self, ctx, flag):
+        """``LoRAParserAction`` (vllm/entrypoints/common/cli_args.py:38-69,
+        0.33.0): each item is ``name=path`` or a JSON object with the
+        ``LoRAModulePath`` fields ``name`` and ``path``."""
+        for word in flag.values:
+            item = word.text
+            if item in ("", "None"):
+                continue
+            if "=" in item and "," not in item:
+                if item.count("=") > 1 and not ctx.at_least("0.33.0"):
+                    # Before 0.33.0 the item is split with split("="), which
+                    # raises on a second "=".
+                    yield Finding(word.span, f"{flag.canonical}: {item!r} has more than one '='; vLLM {ctx.version} "
+                                  "cannot split it into name=path", flag=flag.canonical, path=word.path)
+                continue
+            try:
+                parsed = json.loads(item)
+            except ValueError:
+                yield Finding(word.span, f"{flag.canonical} takes name=path or a JSON object with \"name\" and \"path\" "
+                              f"(got {item!r})", flag=flag.canonical, path=word.path,
+                              vllm_message=f"Invalid JSON format for --lora-modules: {item}")
+                continue
+            missing = [k for k in ("name", "path") if not isinstance(parsed, dict) or k not in parsed]
+            if missing:
+                yield Finding(word.span, f"{flag.canonical}: the JSON object needs {' and '.join(repr(k) for k in missing)}",
+                              flag=flag.canonical, path=word.path)
 
     def _json_keys(self, ctx, flag, word, value: dict, json_info: dict):
         fields = json_info.get("fields") or {}
@@ -180,7 +250,7 @@ class InvalidValue(Rule):
                 msg = f"{flag.canonical} has no key {key!r}"
                 if close:
                     msg += f"; did you mean {close[0]!r}?"
-                yield Finding(span, msg, flag=flag.canonical, data={"key": key})
+                yield Finding(span, msg, flag=flag.canonical, data={"key": key}, path=word.path)
                 continue
             choices = _literal_choices(fields[key].get("type"))
             if choices and val is not None and val not in choices:
@@ -188,17 +258,18 @@ class InvalidValue(Rule):
                 msg = f"{flag.canonical} key {key!r}: {val!r} is not one of {_listing(choices)}"
                 if close:
                     msg += f" (did you mean {close[0]!r}?)"
-                yield Finding(span, msg, flag=flag.canonical, data={"key": key})
+                yield Finding(span, msg, flag=flag.canonical, data={"key": key}, path=word.path)
                 continue
             problem = _constraint_problem(val, fields[key].get("constraints"))
             if problem:
-                yield Finding(span, f"{flag.canonical} key {key!r} {problem} (got {val!r})", flag=flag.canonical)
+                yield Finding(span, f"{flag.canonical} key {key!r} {problem} (got {val!r})", flag=flag.canonical,
+                              path=word.path)
 
     def _dotted(self, ctx, flag):
         json_info = getattr(flag.option, "json", None)
         if not json_info:
             yield Finding(flag.name_span, f"{flag.canonical} is not a JSON flag: dotted keys such as {flag.written} do not apply to it",
-                          flag=flag.canonical)
+                          flag=flag.canonical, path=flag.path)
             return
         fields = json_info.get("fields") or {}
         top = flag.dotted_key.split(".", 1)[0]
@@ -207,7 +278,7 @@ class InvalidValue(Rule):
             hint = f"; did you mean {close[0]!r}?" if close else ""
             if "-" in top and top.replace("-", "_") in fields:
                 hint = f"; keys after the dot keep underscores: {top.replace('-', '_')!r}"
-            yield Finding(flag.name_span, f"{flag.canonical} has no key {top!r}{hint}", flag=flag.canonical)
+            yield Finding(flag.name_span, f"{flag.canonical} has no key {top!r}{hint}", flag=flag.canonical, path=flag.path)
 
 
 def _yaml_key_span(node, key):

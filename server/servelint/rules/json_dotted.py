@@ -45,5 +45,6 @@ class JsonDottedOverride(Rule):
                     f"this {f.canonical} value is discarded: the dotted keys ({', '.join(d.written for d in dotted)}) "
                     "replace it as a whole",
                     flag=f.canonical,
+                    path=f.path,
                     related=[Related(d.word.path or ctx.path if d.word else ctx.path, d.name_span, "dotted key given here") for d in dotted],
                 )

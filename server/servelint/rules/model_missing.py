@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ..argv import DEFAULT_MODEL
 from ..diagnostics import Severity
 from ..model import Entry
@@ -15,12 +17,21 @@ def served_name_first(inv) -> "object | None":
         return None
     if not launch.args[0].text.startswith("-"):
         return None
-    if any(w.text == "--config" or w.text.startswith("--config=") for w in launch.args):
+    # vLLM looks at the words as written, before argparse: only the full
+    # spellings count (re.match(r"^--served[-_]model[-_]name(=.+|$)"), and
+    # r"^--model(=.+|$)" / r"^--config(=.+|$)" for the ways out), so an
+    # abbreviated --served is left to argparse.
+    if any(_CONFIG.match(w.text) for w in launch.args):
         return None
-    if any(f.option is not None and f.option.dest == "model" and f.source == "cli" for f in inv.flags):
+    if any(_MODEL.match(w.text) for w in launch.args):
         return None
-    served = [f for f in inv.flags if f.option is not None and f.option.dest == "served_model_name" and f.source == "cli"]
+    served = [f for f in inv.flags if f.source == "cli" and f.word is not None and _SERVED.match(f.word.text)]
     return served[0] if served else None
+
+
+_SERVED = re.compile(r"^--served[-_]model[-_]name(=.+|$)")
+_MODEL = re.compile(r"^--model(=.+|$)")
+_CONFIG = re.compile(r"^--config(=.+|$)")
 
 
 class ServedNameWithoutModel(Rule):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from functools import lru_cache
 
 from ..diagnostics import Fix, Severity
 from ..fixes.edits import rename_flag
@@ -11,7 +12,14 @@ from .base import Context, Finding, Rule
 
 def nearest(name: str, candidates: list[str], n: int = 3) -> list[str]:
     """The closest option strings, for "did you mean"."""
-    return difflib.get_close_matches(name, candidates, n=n, cutoff=0.72)
+    return list(_nearest(name, tuple(candidates), n))
+
+
+@lru_cache(maxsize=4096)
+def _nearest(name: str, candidates: tuple[str, ...], n: int) -> tuple[str, ...]:
+    # difflib over a release's ~500 option strings costs milliseconds, and an
+    # editor re-lints the same unknown flag on every keystroke.
+    return tuple(difflib.get_close_matches(name, candidates, n=n, cutoff=0.72))
 
 
 def _history_note(ctx: Context, string: str) -> str | None:
@@ -79,7 +87,7 @@ class UnknownFlag(Rule):
                 continue
             if flag.spelling == "opt-level":
                 yield Finding(flag.name_span, "-O needs a level attached (-O3) or one of 0-3 after it", flag=flag.written,
-                              vllm_message=f"unrecognized arguments: {flag.written}")
+                              path=flag.path, vllm_message=f"unrecognized arguments: {flag.written}")
                 continue
             written = flag.written
             shown = written if flag.source == "cli" else f"{written} (--{written})"
@@ -103,6 +111,7 @@ class UnknownFlag(Rule):
                 flag.name_span,
                 "; ".join(parts),
                 flag=name,
+                path=flag.path,
                 fixes=fixes,
                 vllm_message=f"unrecognized arguments: {name}",
                 data={"suggestions": suggestions},
