@@ -31,7 +31,7 @@ import os
 import re
 import threading
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 import tree_sitter_bash
@@ -41,7 +41,7 @@ from ..model import EnvVar, Form, Launch, ParsedDocument, ParseProblem, Word
 from ..text import Span
 from . import problems
 from .entry import config_refs, could_start_launch, find_launches
-from .words import MStr, basename, make_word
+from .words import MStr, basename, make_word, mstr_of
 
 _LANGUAGE = Language(tree_sitter_bash.language())
 _PARSER: Parser | None = None
@@ -240,15 +240,24 @@ class _Part:
     origin: MStr | None = None  # the value where it was written, if it was
 
 
-@dataclass(slots=True)
 class _Out:
     """One argv word with what the launch needs to know about it."""
 
-    word: Word
-    m: MStr
-    opaque: bool = False
-    # Variables never set, used in this word: (name, where used, index in text).
-    unset: list = field(default_factory=list)
+    __slots__ = ("word", "_m", "opaque", "unset")
+
+    def __init__(self, word: Word, m: MStr | None = None, opaque: bool = False, unset=None) -> None:
+        self.word = word
+        self._m = m
+        self.opaque = opaque
+        # Variables never set, used in this word: (name, where used, index in text).
+        self.unset: list = unset if unset is not None else []
+
+    @property
+    def m(self) -> MStr:
+        """The word's characters with their document ranges."""
+        if self._m is None:
+            self._m = mstr_of(self.word)
+        return self._m
 
 
 class _Builder:
@@ -311,6 +320,7 @@ _CONDITIONAL = frozenset(
     {"elif_clause", "else_clause", "case_item", "do_group", "while_statement"}
 )
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "sbatch"})
+_BUILTINS = frozenset({"source", ".", "read", "mapfile", "readarray", "getopts", "printf", ":", "set"})
 _READ_VALUE_OPTS = frozenset({"-p", "-d", "-n", "-N", "-t", "-u", "-i", "-C", "-c", "-O", "-s"})
 _SSH_VALUE = frozenset(
     {"-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O",
@@ -403,7 +413,7 @@ class _Walker:
         return self._doc_span(self._a(node), self._b(node))
 
     def _text(self, node: Node) -> str:
-        return self.lit[self._a(node) : self._b(node)]
+        return self.lit[node.start_byte : node.end_byte]
 
     def _verbatim(self, a: int, b: int) -> MStr:
         if self.offs is None:
@@ -647,7 +657,8 @@ class _Walker:
                 old = self.vars.get(name)
                 if old is not None:
                     if export:
-                        old.exported = True
+                        # A new object: snapshots of ``vars`` (subshells) share the old one.
+                        self.vars[name] = replace(old, exported=True)
                         self.exported.add(name)
                     if local:
                         self._set(name, _Var(note=f"${name} is declared without a value"), self._span(c), local=True)
@@ -661,6 +672,8 @@ class _Walker:
 
     def _builtin(self, name: str, node: Node) -> bool:
         """Commands that change variables. True when ``node`` was one."""
+        if name not in _BUILTINS:
+            return False
         if name in ("source", "."):
             self.sourced = True
             return True
@@ -706,20 +719,7 @@ class _Walker:
     # -- commands ----------------------------------------------------------------------
 
     def _command(self, node: Node, redirects: list[Node]) -> None:
-        prefix: list[Node] = []
-        name_node: Node | None = None
-        args: list[Node] = []
-        stdin: list[Node] = list(redirects)
-        for c in node.named_children:
-            t = c.type
-            if t == "variable_assignment" and name_node is None:
-                prefix.append(c)
-            elif t == "command_name":
-                name_node = c
-            elif t in _REDIRECTS:
-                stdin.append(c)
-            elif t != "comment":
-                args.append(c)
+        name_node = node.child_by_field_name("name")
         if name_node is None:
             return
         name = self._text(name_node)
@@ -728,12 +728,18 @@ class _Walker:
         if name in self.functions and name not in self.called:
             self._call(name)
         if not (could_start_launch(name) or "$" in name):
-            if "vllm" in self._text(node) and ("$(" in self._text(node) or "`" in self._text(node)):
-                for c in args:
-                    self._walk_substitutions(c)
-            if stdin:
-                self._stdin_scripts(node, stdin)
+            # Most commands: only a script fed to them, or a launch inside a
+            # ``$(...)`` of theirs, can matter.
+            text = self._text(node)
+            if redirects or "vllm" in text:
+                prefix, args, stdin = self._command_parts(node, redirects)
+                if "$(" in text or "`" in text:
+                    for c in args:
+                        self._walk_substitutions(c)
+                if stdin:
+                    self._stdin_scripts(node, stdin)
             return
+        prefix, args, stdin = self._command_parts(node, redirects)
         outs: list[_Out] = []
         for c in [_name_word(name_node)] + args:
             outs.extend(self._words(c))
@@ -744,6 +750,24 @@ class _Walker:
             self._adopt(launch, self._a(node), self._b(node), words, outs)
         if stdin and not launches:
             self._stdin_scripts(node, stdin, words)
+
+    def _command_parts(self, node: Node, redirects: list[Node]) -> tuple[list[Node], list[Node], list[Node]]:
+        """(env prefixes, arguments, redirections) of a command node."""
+        prefix: list[Node] = []
+        args: list[Node] = []
+        stdin: list[Node] = list(redirects)
+        seen_name = False
+        for c in node.named_children:
+            t = c.type
+            if t == "variable_assignment" and not seen_name:
+                prefix.append(c)
+            elif t == "command_name":
+                seen_name = True
+            elif t in _REDIRECTS:
+                stdin.append(c)
+            elif t != "comment":
+                args.append(c)
+        return prefix, args, stdin
 
     def _walk_substitutions(self, node: Node) -> None:
         if node.type in ("command_substitution", "process_substitution"):
@@ -869,7 +893,8 @@ class _Walker:
                 text = MStr(self.lit[a:b], [self._doc(i) for i in range(a, b)], [self._doc(i + 1) for i in range(a, b)])
                 # An unquoted heredoc is expanded by this shell first: the inner
                 # script sees this script's variables, exported or not.
-                self._nested(text, self._exported_env(), dict(self.vars) if expands else None)
+                inherited = {k: replace(v) for k, v in self.vars.items()} if expands else None
+                self._nested(text, self._exported_env(), inherited)
 
     def _exported_env(self) -> dict[str, EnvVar]:
         env: dict[str, EnvVar] = {}
@@ -886,6 +911,8 @@ class _Walker:
     def _nested(self, script: MStr, env: dict[str, EnvVar], outer_vars: dict[str, _Var] | None) -> None:
         offsets = script.offsets() or [self._doc(0)]
         result = _parse(script.text, offsets, 0, self.form, env, self._inner_expand(), outer_vars)
+        for launch in result.launches:
+            self._explain_hidden(launch)
         self.launches.extend(result.launches)
         self.problems.extend(result.problems)
 
@@ -1026,9 +1053,48 @@ class _Walker:
 
     def _words(self, node: Node) -> list[_Out]:
         """The argv words one shell word node expands to (zero, one or several)."""
+        fast = self._plain_word(node)
+        if fast is not None:
+            return [fast]
         b = _Builder(whole=_is_whole_expansion(node))
         self._add(node, b, quoted=False)
         return self._finish_word(b, node)
+
+    def _plain_word(self, node: Node) -> _Out | None:
+        """The common case without a builder: a literal word, ``"text"`` or ``'text'``.
+
+        Most words of a script are written as they are received; reading
+        them through the general path costs most of a parse.
+        """
+        t = node.type
+        a, b = node.start_byte, node.end_byte
+        if t in ("word", "number"):
+            ia, ib = a, b
+        elif t == "raw_string":
+            ia, ib = a + 1, b - 1
+        elif t == "string":
+            kids = node.children
+            if len(kids) == 2:
+                ia = ib = a + 1
+            elif len(kids) == 3 and kids[1].type == "string_content":
+                ia, ib = kids[1].start_byte, kids[1].end_byte
+            else:
+                return None
+            if ia != a + 1 or ib != b - 1:
+                return None
+        else:
+            return None
+        if ib < ia:
+            return None
+        text = self.lit[ia:ib]
+        if "\\" in text or (t == "word" and text.startswith("~")) or self.unknown:
+            return None
+        if self.offs is None:
+            span = Span(self.base + a, self.base + b)
+            return _Out(Word(text, span, self.base + ia))
+        offs = self.offs
+        span = Span(offs[a], max(offs[a], offs[b]))
+        return _Out(Word(text, span, -1, list(offs[ia : ib + 1])))
 
     def _finish_word(self, b: _Builder, node: Node) -> list[_Out]:
         span = self._span(node)
