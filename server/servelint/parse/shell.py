@@ -355,7 +355,6 @@ class _Walker:
         self.form = form
         self.expand = expand
         self.unknown = unknown
-        self.host_env = env
         self.vars: dict[str, _Var] = {}
         for name, ev in env.items():
             value = MStr.at(ev.value, ev.span or self._doc_span(0, 0)) if ev.value is not None else None
@@ -375,8 +374,8 @@ class _Walker:
         self.seen_subst: set[int] = set()
         self.launches: list[Launch] = []
         self.problems: list[ParseProblem] = []
-        # Launches found directly in this text, with their local char range.
-        self.ranges: list[tuple[Launch, int, int]] = []
+        # Launches found in this text itself (not in a script nested in it).
+        self.direct: list[Launch] = []
         self.pending_unset: list[tuple[Launch, str, Span]] = []
 
     # -- positions ---------------------------------------------------------------
@@ -427,13 +426,13 @@ class _Walker:
         tree = _parse_tree(self.src.encode("utf-8", "surrogatepass"))
         root = tree.root_node
         self._stmt(root)
-        for name, body in list(self.functions.items()):
-            if name not in self.called:
+        for name in list(self.functions):
+            if name not in self.called:  # never called: read it with the final globals
                 self._call(name)
         self._finish_unset()
         if root.has_error:
             self._attach_errors(root)
-        for launch, a, b in self.ranges:
+        for launch in self.direct:
             launch.layout = self._layout(launch)
         self.launches.sort(key=lambda l: (l.span.start, l.span.end))
         refs = [(launch, w) for launch in self.launches for w in config_refs(launch)]
@@ -804,7 +803,7 @@ class _Walker:
             self._explain_hidden(launch)
             return  # found inside a nested script, which finished it
         launch.span = self._doc_span(a, b).cover(launch.span)
-        self.ranges.append((launch, a, b))
+        self.direct.append(launch)
         args: list[Word] = []
         for w in launch.args:
             out = by_id.get(id(w))
