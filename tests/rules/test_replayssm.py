@@ -308,8 +308,9 @@ def _family_cases():
     return out
 
 
+@pytest.mark.parametrize("version", ["0.27.1", "0.28.0", "0.29.0", "0.30.0", "0.31.0", "0.32.0", "0.33.0"])
 @pytest.mark.parametrize("target", ["cuda", "cpu"])
-def test_rules_read_only_what_they_declare(target):
+def test_rules_read_only_what_they_declare(target, version):
     """Dropping a flag or variable a rule does not declare never changes its findings.
 
     The engine re-runs a rule only when a declared input changed, so an
@@ -317,16 +318,16 @@ def test_rules_read_only_what_they_declare(target):
     """
     from servelint import argv as argv_mod
 
-    needs("0.33.0")
-    kn = knowledge.load("0.33.0")
+    needs(version)
+    kn = knowledge.load(version)
     for name, argv, env in _family_cases():
-        base = lint_argv(argv, "0.33.0", env=env, target=target)
+        base = lint_argv(argv, version, env=env, target=target)
         _, launch = build_launch(argv, env)
         inv = argv_mod.interpret(launch, kn)
         for flag in inv.flags:
             i = launch.args.index(flag.word)
             dropped = argv[:i] + argv[i + 1 + len(flag.values):]
-            after = lint_argv(dropped, "0.33.0", env=env, target=target)
+            after = lint_argv(dropped, version, env=env, target=target)
             for cls in FAMILY_RULES:
                 if flag.dest in cls.reads or "*" in cls.reads:
                     continue
@@ -334,7 +335,7 @@ def test_rules_read_only_what_they_declare(target):
                 a = [r.finding.message for r in after if r.rule.code == cls.code]
                 assert a == b, f"{cls.name} changes when {flag.written} is dropped from {name} but does not read {flag.dest}"
         for var in env or {}:
-            after = lint_argv(argv, "0.33.0", env={k: v for k, v in env.items() if k != var}, target=target)
+            after = lint_argv(argv, version, env={k: v for k, v in env.items() if k != var}, target=target)
             for cls in FAMILY_RULES:
                 if var in cls.reads:
                     continue

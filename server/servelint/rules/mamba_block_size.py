@@ -18,7 +18,7 @@ from .base import Context, Finding, Rule
 
 # vllm/config/vllm.py, the raise in validate_mamba_block_size.
 _LINES = {
-    "0.27.0": 2332, "0.27.1": 2332, "0.28.0": 2552, "0.29.0": 2844, "0.30.0": 3205,
+    "0.26.0": 2301, "0.27.0": 2332, "0.27.1": 2332, "0.28.0": 2552, "0.29.0": 2844, "0.30.0": 3205,
     "0.31.0": 3441, "0.32.0": 3313, "0.33.0": 3449,
 }
 
@@ -65,8 +65,8 @@ class MambaBlockSizeWithoutPrefixCaching(Rule):
     ## vLLM source
     `VllmConfig.validate_mamba_block_size`, vllm/config/vllm.py:
     0.27.0/0.27.1:2324-2336, 0.28.0:2544, 0.29.0:2836, 0.30.0:3197,
-    0.31.0:3433, 0.32.0:3305, 0.33.0:3441 (the same check in 0.25.0 and
-    0.26.0). Prefix-caching default:
+    0.31.0:3433, 0.32.0:3305, 0.33.0:3441, 0.26.0:2293 (the same check in
+    0.25.0). Prefix-caching default:
     `_set_default_chunked_prefill_and_prefix_caching_args`
     (engine/arg_utils.py 0.27.1:2604, 0.28.0:2650, 0.33.0:3045) and
     `ModelConfig.is_prefix_caching_supported` (config/model.py 0.28.0:2034,
@@ -158,8 +158,8 @@ class MambaBackendUnknown(Rule):
 
     ## vLLM source
     `_MambaBackendEnumMeta.__getitem__`, vllm/config/mamba.py:14-22 (the same
-    in 0.27.1-0.33.0), called from `EngineArgs.create_engine_config`
-    (engine/arg_utils.py 0.27.1:2365, 0.28.0:2402, 0.29.0:2518, 0.30.0:2535,
+    in 0.26.0-0.33.0), called from `EngineArgs.create_engine_config`
+    (engine/arg_utils.py 0.26.0:2278, 0.27.1:2365, 0.28.0:2402, 0.29.0:2518, 0.30.0:2535,
     0.31.0:2661, 0.32.0:2732, 0.33.0:2773).
     """
 

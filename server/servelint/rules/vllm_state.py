@@ -390,10 +390,10 @@ def speculation(inv: "Invocation") -> Speculation:
     for dest, key in (("spec_method", "method"), ("spec_model", "model"), ("spec_tokens", "num_speculative_tokens")):
         if inv.knowledge.by_dest.get(dest) is None:
             continue
-        v = value_of(inv, dest)
-        if v.how != "flag":
+        if not written(inv, dest):
             continue
-        if not v.known:
+        v = value_of(inv, dest)
+        if v.how == "unknown":
             return Speculation(None)
         merged[key] = v.value
         flags.extend(v.flags)
@@ -487,13 +487,12 @@ def kv_connector(inv: "Invocation") -> Derived:
     before the validators.
     """
     flags: list = []
-    if inv.knowledge.by_dest.get("kv_offloading_size") is not None:
+    if last_flag(inv, "kv_offloading_size") is not None:
         size = value_of(inv, "kv_offloading_size")
-        if size.how == "flag":
-            if not size.known and last_flag(inv, "kv_offloading_size").values:
-                return UNKNOWN
-            if size.value is not None:
-                return Derived(True, "flag", "--kv-offloading-size creates a KV offloading connector", size.flags)
+        if size.how == "unknown":
+            return UNKNOWN
+        if size.value is not None:  # "None" leaves offloading off
+            return Derived(True, "flag", "--kv-offloading-size creates a KV offloading connector", size.flags)
     cfg = json_of(inv, "kv_transfer_config")
     if not cfg.known:
         return UNKNOWN
@@ -602,8 +601,9 @@ def use_v2_model_runner(ctx: "Context") -> Derived:
        list make the answer unknown;
     6. otherwise V2.
 
-    0.27.x/0.28.0 (0.27.1 :578, 0.28.0 :615): the environment variable,
-    then prefill context parallelism > 1 or a DSpark draft force V2; the
+    0.26.0-0.28.0 (0.26.0 :550, 0.27.1 :578, 0.28.0 :615): the environment
+    variable, then (0.27.0+) prefill context parallelism > 1 or a DSpark
+    draft force V2; the
     default path returns V1 without Triton and otherwise depends on a list
     of default-V2 architectures, which servelint does not model (unknown).
     """
@@ -620,7 +620,7 @@ def use_v2_model_runner(ctx: "Context") -> Derived:
     triton = has_triton(target)
     if not at_least(version, "0.29.0"):
         pcp = value_of(inv, "prefill_context_parallel_size")
-        if pcp.how == "flag":
+        if written(inv, "prefill_context_parallel_size") and at_least(version, "0.27.0"):
             if not pcp.known:
                 return UNKNOWN
             if isinstance(pcp.value, int) and pcp.value > 1:
@@ -720,7 +720,7 @@ def max_model_len(ctx: "Context") -> MaxLen:
     tokenizer's limit, so it is only a guess."""
     inv = ctx.invocation
     v = value_of(inv, "max_model_len")
-    if v.how == "flag":
+    if written(inv, "max_model_len"):
         if not v.known:
             return MaxLen(None, False)
         if isinstance(v.value, int) and v.value > 0:
