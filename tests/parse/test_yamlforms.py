@@ -234,3 +234,23 @@ def test_big_multi_document_file_is_fast():
     last = again.launches[-1].args[-1]
     assert edited[last.span.start : last.span.end] == text[doc.launches[-1].args[-1].span.start
                                                             : doc.launches[-1].args[-1].span.end]
+
+
+def test_deep_manifest_is_reported_not_crashed():
+    body = "x:\n" + "".join("  " * (i + 1) + f"k{i}:\n" for i in range(80)) + "  " * 81 + "v: 1\n"
+    text = "apiVersion: v1\nkind: Pod\n" + body
+    doc = parse_yaml_document("deep.yaml", text)
+    assert [p.code for p in doc.problems] == ["parse-error"]
+    assert "deeper than" in doc.problems[0].message
+
+
+def test_container_layout_for_fixes():
+    text = (
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: v\n"
+        "    image: vllm/vllm-openai:v0.28.0\n    args:\n      - m\n      - --max-model-len\n      - \"4096\"\n"
+    )
+    (launch,) = parse_yaml_document("p.yaml", text).launches
+    c = launch.container
+    assert launch.layout == "yaml-list-pairs" and c.kind == "seq" and not c.flow
+    assert [text[d] for d in c.dashes] == ["-", "-", "-"] and c.column == 6
+    assert [text[i.start : i.end] for i in c.items] == ["m", "--max-model-len", '"4096"']

@@ -64,11 +64,12 @@ def _service(src: yn.Src, svc: MappingNode) -> list[Launch]:
     env = _environment(src, yn.get(svc, "environment"))
     found: list[ParseProblem] = []
     cmd_node, ep_node = yn.get(svc, "command"), yn.get(svc, "entrypoint")
-    cmd = _argv(src, cmd_node, found)
+    unknown: list[Span] = []
+    cmd = _argv(src, cmd_node, found, unknown)
     if ep_node is not None:
         # ``entrypoint: []`` or "" clears the image's entrypoint.
-        launches = find_launches(_argv(src, ep_node, found) + cmd, form=Form.COMPOSE, env=env,
-                                 image=image)
+        launches = find_launches(_argv(src, ep_node, found, unknown) + cmd, form=Form.COMPOSE,
+                                 env=env, image=image)
     elif image is not None and _entrypoint_is_vllm(image, cmd):
         launches = find_launches(cmd, form=Form.COMPOSE, env=env, image=image,
                                  image_entrypoint=True, image_span=src.span(image_node))
@@ -76,6 +77,7 @@ def _service(src: yn.Src, svc: MappingNode) -> list[Launch]:
         launches = find_launches(cmd, form=Form.COMPOSE, env=env, image=image)
     own = {id(w) for w in cmd}
     for launch in launches:
+        _mark_unknown(launch, unknown)
         launch.problems.extend(found)
         if image is not None:
             launch.image = image
@@ -84,6 +86,17 @@ def _service(src: yn.Src, svc: MappingNode) -> list[Launch]:
             launch.layout = yn.seq_layout([w.text for w in launch.args], bool(cmd_node.flow_style))
             launch.container = yn.container_of(src, cmd_node)
     return launches
+
+
+def _mark_unknown(launch: Launch, unknown: list[Span]) -> None:
+    """A ``sh -c`` script hands the shell only text: words built from what
+    compose interpolated from the host are marked inexact afterwards."""
+    if not unknown:
+        return
+    for w in launch.args:
+        if w.exact and any(w.span.overlaps(u) for u in unknown):
+            w.exact = False
+            w.note = _NOTE
 
 
 def _entrypoint_is_vllm(image: str, cmd: list[Word]) -> bool:
@@ -95,19 +108,22 @@ def _entrypoint_is_vllm(image: str, cmd: list[Word]) -> bool:
 # -- strings and interpolation -------------------------------------------------------
 
 
-def _string(src: yn.Src, node: ScalarNode) -> Word:
+def _string(src: yn.Src, node: ScalarNode, unknown: list[Span] | None = None) -> Word:
     """A scalar after interpolation, as one word."""
     word = yn.verbatim_word(src, node)
     if word is not None and "$" not in word.text:
         return word
     m, inexact = interpolate(yn.mstr(src, node))
+    if unknown is not None:
+        _collect_unknown(m, inexact, unknown)
     return make_word(m, src.span(node), exact=not any(inexact), note=_note(inexact, m))
 
 
+_NOTE = "set by compose interpolation from the host environment or .env"
+
+
 def _note(inexact: list[bool], m: MStr) -> str | None:
-    if not any(inexact):
-        return None
-    return "set by compose interpolation from the host environment or .env"
+    return _NOTE if any(inexact) else None
 
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -197,21 +213,33 @@ def _braced(m: MStr, i: int, close: int) -> tuple[MStr, list[bool]]:
 # -- command lists and strings --------------------------------------------------------
 
 
-def _argv(src: yn.Src, node: Node | None, found: list[ParseProblem]) -> list[Word]:
+def _argv(
+    src: yn.Src, node: Node | None, found: list[ParseProblem], unknown: list[Span]
+) -> list[Word]:
+    """A command or entrypoint; ``unknown`` collects where interpolation put
+    values that are not known here."""
     if node is None:
         return []
     if isinstance(node, SequenceNode):
         words = []
         for item in node.value:
             if isinstance(item, ScalarNode):
-                words.append(_string(src, item))
+                w = _string(src, item, unknown)
+                words.append(w)
         return words
     if isinstance(node, ScalarNode):
         if node.tag == "tag:yaml.org,2002:null":
             return []
         m, inexact = interpolate(yn.mstr(src, node))
+        _collect_unknown(m, inexact, unknown)
         return split_command(m, inexact, found)
     return []
+
+
+def _collect_unknown(m: MStr, inexact: list[bool], unknown: list[Span]) -> None:
+    for k, flag in enumerate(inexact):
+        if flag:
+            unknown.append(Span(m.starts[k], max(m.starts[k], m.ends[k])))
 
 
 def split_command(m: MStr, inexact: list[bool], found: list[ParseProblem]) -> list[Word]:
@@ -234,7 +262,7 @@ def split_command(m: MStr, inexact: list[bool], found: list[ParseProblem]) -> li
             ends = [m.ends[k] if k not in synthetic else m.ends[k + 1] for k in chars]
             span = Span(m.starts[first], max(m.starts[first], m.ends[last]))
             exact = not any(inexact[first : last + 1])
-            note = "set by compose interpolation from the host environment or .env" if not exact else None
+            note = None if exact else _NOTE
             words.append(make_word(MStr(value, starts, ends), span, exact=exact, note=note))
         chars, first, got, synthetic = [], -1, False, {}
 

@@ -68,7 +68,8 @@ def parse_helm(doc: yn.YamlDoc, text: str) -> tuple[list[Launch], list[ParseProb
                 launch = _production_stack(src, spec)
                 if launch is not None:
                     launches.append(launch)
-    for node, _ in yn.walk_maps(root):
+    budget = yn.Budget()
+    for node, _ in yn.walk_maps(root, budget):
         if node is specs:
             continue
         image = yn.get(node, "image")
@@ -78,7 +79,8 @@ def parse_helm(doc: yn.YamlDoc, text: str) -> tuple[list[Launch], list[ParseProb
             yn.get(node, "command") is not None or yn.get(node, "args") is not None
         ):
             launches.extend(container_launches(src, node, Form.HELM))
-    return launches, []
+    cut = budget.problem(Span(doc.span.start, doc.span.start))
+    return launches, [cut] if cut is not None else []
 
 
 def _image_ref(src: yn.Src, image: Node | None) -> tuple[str | None, list[ReleaseHint]]:

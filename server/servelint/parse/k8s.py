@@ -46,7 +46,8 @@ def parse_k8s(doc: yn.YamlDoc, text: str) -> tuple[list[Launch], list[ParseProbl
     found: list[ParseProblem] = []
     src = doc.src
     may_run_vllm = "vllm" in text.lower()
-    for node, _ in yn.walk_maps(doc.root):
+    budget = yn.Budget()
+    for node, _ in yn.walk_maps(doc.root, budget):
         if yn.scalar_text(yn.get(node, "kind")) == "ConfigMap":
             launches.extend(_configmap(src, node))
         if not may_run_vllm:
@@ -58,6 +59,9 @@ def parse_k8s(doc: yn.YamlDoc, text: str) -> tuple[list[Launch], list[ParseProbl
             for c in lst.value:
                 if isinstance(c, MappingNode):
                     launches.extend(container_launches(src, c, Form.KUBERNETES))
+    cut = budget.problem(Span(doc.span.start, doc.span.start))
+    if cut is not None:
+        found.append(cut)
     return launches, found
 
 

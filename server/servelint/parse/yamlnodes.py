@@ -726,11 +726,24 @@ def _block_breaks(
 class Budget:
     """Counts nodes visited by a walk; aliases can make walks exponential."""
 
-    __slots__ = ("left", "exhausted")
+    __slots__ = ("left", "exhausted", "too_deep")
 
     def __init__(self, nodes: int = MAX_NODES) -> None:
         self.left = nodes
         self.exhausted = False
+        self.too_deep = False  # something lay deeper than MAX_DEPTH
+
+    def problem(self, at: Span) -> ParseProblem | None:
+        """What to tell the user when the walk was cut short."""
+        if not (self.exhausted or self.too_deep):
+            return None
+        why = f"nested deeper than {MAX_DEPTH} levels" if self.too_deep else "too large"
+        return ParseProblem(
+            problems.PARSE_ERROR,
+            f"this YAML document is {why}; servelint did not look at all of it",
+            at,
+            "warning",
+        )
 
     def take(self) -> bool:
         self.left -= 1
@@ -847,7 +860,10 @@ def walk_maps(root: Node, budget: Budget | None = None) -> Iterator[tuple[Mappin
     stack: list[tuple[Node, int]] = [(root, 0)]
     while stack:
         node, depth = stack.pop()
-        if id(node) in seen or depth > MAX_DEPTH or not budget.take():
+        if depth > MAX_DEPTH:
+            budget.too_deep = True
+            continue
+        if id(node) in seen or not budget.take():
             continue
         seen.add(id(node))
         if isinstance(node, MappingNode):
