@@ -84,11 +84,13 @@ def container_launches(src: yn.Src, c: MappingNode, form: Form) -> list[Launch]:
         if image is None and "vllm" not in name.lower():
             return []
         if image is not None and not _entrypoint_is_vllm(image, args):
-            return []
-        launches = find_launches(
-            args, form=form, env=env, image=image, image_entrypoint=True,
-            image_span=image_span or src.span(c), expand="k8s",
-        )
+            # An image without an ENTRYPOINT runs ``args`` as the command.
+            launches = find_launches(args, form=form, env=env, image=image, expand="k8s")
+        else:
+            launches = find_launches(
+                args, form=form, env=env, image=image, image_entrypoint=True,
+                image_span=image_span or src.span(c), expand="k8s",
+            )
     else:
         launches = find_launches(cmd + args, form=form, env=env, image=image, expand="k8s")
     own = {id(w) for w in cmd + args}
