@@ -429,7 +429,7 @@ def _resolve_model(inv: "argv.Invocation", base_dir: str | None):
 
         try:
             overrides = json.loads(flag.values[0].text)
-        except ValueError:
+        except (ValueError, RecursionError):
             overrides = None
         if not isinstance(overrides, dict):
             overrides = None

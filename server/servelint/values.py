@@ -75,6 +75,9 @@ def _json(value: str) -> Any:
         return json.loads(value)
     except ValueError as exc:
         raise ValueProblem(f"invalid JSON: {exc.msg} at character {exc.pos}") from None
+    except RecursionError:
+        # vLLM's own json.loads dies the same way, with a traceback.
+        raise ValueProblem("JSON nested too deeply: Python's json module gives up (RecursionError)") from None
 
 
 _SIMPLE = {
@@ -174,7 +177,7 @@ def effective(inv: "Invocation", dest: str, default: Any = "__option_default__")
             raw = f.values[0].text
             try:
                 val: Any = json.loads(raw)
-            except ValueError:
+            except (ValueError, RecursionError):
                 try:
                     val = human_readable_int(raw)
                 except ValueProblem:

@@ -53,6 +53,11 @@ _CHECKED_LATER = {
 }
 
 
+def _short(text: str, limit: int = 60) -> str:
+    """A value as quoted in a message: long JSON would drown the message."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _listing(values) -> str:
     shown = [str(v) for v in values][:12]
     more = len(values) - len(shown)
@@ -148,9 +153,9 @@ class InvalidValue(Rule):
         opt = flag.option
         checked = check_value(opt, word.text)
         if checked.problem:
-            msg = f"invalid value {word.text!r} for {flag.canonical}: {checked.problem}"
+            msg = f"invalid value {_short(word.text)!r} for {flag.canonical}: {checked.problem}"
             if opt.choices:
-                msg = f"invalid value {word.text!r} for {flag.canonical}; choose from {_listing(opt.choices)}"
+                msg = f"invalid value {_short(word.text)!r} for {flag.canonical}; choose from {_listing(opt.choices)}"
                 close = nearest(word.text, [str(c) for c in opt.choices], n=1)
                 if close:
                     msg += f" (did you mean {close[0]}?)"
@@ -164,7 +169,7 @@ class InvalidValue(Rule):
         if json_info and json_info.get("kind") == "dataclass" and not isinstance(value, dict):
             # vLLM validates the JSON with pydantic while parsing: anything
             # but an object is "Input should be an object" (dataclass_type).
-            yield Finding(word.span, f"{flag.canonical} takes a JSON object such as '{{\"key\": value}}' (got {word.text})",
+            yield Finding(word.span, f"{flag.canonical} takes a JSON object such as '{{\"key\": value}}' (got {_short(word.text)})",
                           flag=flag.canonical, path=word.path)
             return
         if json_info and isinstance(value, dict) and (deciding or json_info.get("kind") == "dataclass"):
@@ -176,7 +181,7 @@ class InvalidValue(Rule):
             hint = ""
             if flag.option.dest == "gpu_memory_utilization" and isinstance(value, (int, float)) and value > 1:
                 hint = f"; it is a fraction: {value / 100:g} for {value:g}%"
-            yield Finding(word.span, f"{flag.canonical} {problem} (got {word.text}){hint}", flag=flag.canonical,
+            yield Finding(word.span, f"{flag.canonical} {problem} (got {_short(word.text)}){hint}", flag=flag.canonical,
                           path=word.path)
             return
         metavar = getattr(opt, "metavar_choices", None)
@@ -184,7 +189,7 @@ class InvalidValue(Rule):
             later = _CHECKED_LATER.get(opt.dest)
             yield Finding(
                 word.span,
-                f"{word.text!r} is not one of the values vLLM {ctx.version} lists for {flag.canonical} ({_listing(metavar)})"
+                f"{_short(word.text)!r} is not one of the values vLLM {ctx.version} lists for {flag.canonical} ({_listing(metavar)})"
                 + (f": {later}" if later else ""),
                 flag=flag.canonical,
                 path=word.path,
