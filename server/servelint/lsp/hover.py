@@ -58,8 +58,9 @@ def _index_in(word: Word, offset: int) -> int:
     return len(word.text)
 
 
-def _json_key_at(word: Word, offset: int) -> list[str] | None:
-    """The path of keys to the JSON member whose key is under the cursor."""
+def _json_key_at(word: Word, offset: int) -> tuple[list[str], Span] | None:
+    """The path of keys to the JSON member whose key is under the cursor,
+    and where that key is written."""
     root = locate(word.text)
     if root is None:
         return None
@@ -69,7 +70,7 @@ def _json_key_at(word: Word, offset: int) -> list[str] | None:
     while True:
         for key, child in node.children.items():
             if child.key_start <= i < child.key_end:
-                return path + [str(key)]
+                return path + [str(key)], word.sub(child.key_start, child.key_end)
             if child.start <= i < child.end and child.children:
                 path.append(str(key))
                 node = child
@@ -107,9 +108,12 @@ def _option_facts(option) -> list[str]:
         shown = ", ".join(_code(c) for c in option.metavar_choices[:MAX_CHOICES])
         more = f" … ({len(option.metavar_choices)} in all)" if len(option.metavar_choices) > MAX_CHOICES else ""
         lines.append(f"- known values: {shown}{more} (others are accepted)")
-    spellings = [s for s in option.strings if s != primary_string(option)]
+    negative = [s for s in option.strings if s in option.negative]
+    spellings = [s for s in option.strings if s != primary_string(option) and s not in negative]
     if spellings:
         lines.append("- also written " + ", ".join(_code(s) for s in spellings))
+    if negative:
+        lines.append("- turned off with " + ", ".join(_code(s) for s in negative))
     if option.group:
         lines.append(f"- group {_code(option.group)}")
     if option.deprecated:
@@ -155,11 +159,14 @@ def _diagnostics_on(ls, result, path: str, span: Span) -> list[Diagnostic]:
     return [d for d in result.diagnostics if d.path == path and (d.span.overlaps(span) or span.contains(d.span.start))]
 
 
-def _flag_markdown(ls, result, path, lr, flag: Flag, word: Word | None, offset: int) -> str:
+def _flag_markdown(ls, result, path, lr, flag: Flag, word: Word | None, offset: int) -> tuple[str, Span]:
     option = flag.option
     parts: list[str] = []
+    span = word.span if word is not None else flag.name_span
     if word is not None and option is not None:
-        parts.extend(_value_markdown(flag, word, offset))
+        more, at = _value_markdown(flag, word, offset)
+        parts.extend(more)
+        span = at or span
     elif option is not None:
         title = f"### {_code(primary_string(option))}"
         if flag.written not in (primary_string(option), primary_string(option)[2:]):
@@ -178,25 +185,42 @@ def _flag_markdown(ls, result, path, lr, flag: Flag, word: Word | None, offset: 
         parts.append("\n".join(_release_lines(flag, lr)))
     for d in _diagnostics_on(ls, result, path, flag.span):
         parts.append("---\n" + "\n".join(_diagnostic_section(ls, d)))
-    return "\n\n".join(p for p in parts if p)
+    return "\n\n".join(p for p in parts if p), span
 
 
-def _value_markdown(flag: Flag, word: Word, offset: int) -> list[str]:
+def _value_markdown(flag: Flag, word: Word, offset: int) -> tuple[list[str], Span | None]:
     option = flag.option
     parts = [f"### {_code(word.text)} for {_code(primary_string(option))}"]
     if option.json and option.json.get("fields"):
-        keys = _json_key_at(word, offset)
+        found = _json_key_at(word, offset)
+        keys, at = found if found else ([], None)
         field = _field(option, keys) if keys else None
         if field is not None:
-            line = f"`{'.'.join(keys)}`"
+            parts[0] = f"### `{'.'.join(keys)}` in {_code(primary_string(option))}"
+            facts = []
             if field.get("type"):
-                line += f" ({_code(field['type'])})"
+                facts.append(f"type {_code(field['type'])}")
             if field.get("default") is not None:
-                line += f", default {_code(field['default'])}"
-            parts.append(line + (": " + field["help"].strip() if field.get("help") else ""))
+                facts.append(f"default {_code(field['default'])}")
+            if field.get("help"):
+                parts.append(field["help"].strip())
+            if facts:
+                parts.append("- " + " · ".join(facts))
             if field.get("choices"):
                 parts.append("choices: " + ", ".join(_code(c) for c in field["choices"]))
-            return parts
+            return parts, at
+    if word.exact and option.type and not option.json:
+        from ..values import ValueProblem, convert
+
+        try:
+            value = convert(option, word.text)
+        except ValueProblem as exc:
+            parts.append(f"vLLM rejects it: {exc}")
+        except Exception:  # a type servelint does not model
+            pass
+        else:
+            if value != word.text:
+                parts.append(f"vLLM reads it as {_code(value)}")
     choices = option.choices or option.metavar_choices
     if choices:
         if word.text in choices:
@@ -208,7 +232,7 @@ def _value_markdown(flag: Flag, word: Word, offset: int) -> list[str]:
             parts.append("Known values: " + ", ".join(_code(c) for c in choices[:MAX_CHOICES]) + " (others are accepted)")
     if option.help:
         parts.append(option.help.strip())
-    return parts
+    return parts, None
 
 
 async def hover(ls: "ServelintServer", params: types.HoverParams) -> types.Hover | None:
@@ -230,8 +254,7 @@ async def hover(ls: "ServelintServer", params: types.HoverParams) -> types.Hover
         if hit is None:
             continue
         flag, word = hit
-        value = _flag_markdown(ls, result, st.path, lr, flag, word, offset)
-        span = word.span if word is not None else flag.name_span
+        value, span = _flag_markdown(ls, result, st.path, lr, flag, word, offset)
         return types.Hover(
             contents=types.MarkupContent(kind=_markup_kind(ls), value=value),
             range=convert.lsp_range(src, span),
