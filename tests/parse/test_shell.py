@@ -230,3 +230,9 @@ def test_characters_that_crash_tree_sitter_bash_are_harmless():
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, timeout=120)
     assert done.returncode == 0, done.stderr.decode()[-2000:]
+
+
+def test_variables_from_a_file_silence_unset_warnings():
+    for setup in ("source .env", ". ./.env", "export $(grep -v '^#' .env | xargs)"):
+        launch = one(f"{setup}\nvllm serve $MODEL")
+        assert launch.problems == [] and not launch.args[0].exact

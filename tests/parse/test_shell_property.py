@@ -41,7 +41,7 @@ def _check(doc, text: str) -> None:
         assert 0 <= p.span.start <= p.span.end <= n
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_TEXT)
 def test_shell_never_raises_and_spans_stay_in_range(text):
     import os
@@ -53,7 +53,7 @@ def test_shell_never_raises_and_spans_stay_in_range(text):
         del os.environ["SERVELINT_STRICT"]
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_TEXT)
 def test_dockerfile_never_raises_and_spans_stay_in_range(text):
     import os

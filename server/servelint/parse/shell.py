@@ -649,7 +649,10 @@ class _Walker:
         export = keyword == "export" or any(o.startswith("-") and "x" in o for o in opts)
         local = keyword == "local" or (keyword in ("declare", "typeset") and "-g" not in opts and bool(self.frames))
         for c in node.named_children:
-            if c.type == "variable_assignment":
+            if c.type in ("command_substitution", "simple_expansion", "expansion", "concatenation", "string"):
+                # ``export $(grep -v '^#' .env | xargs)``: names we cannot see.
+                self.sourced = True
+            elif c.type == "variable_assignment":
                 self._assign(c, export=export or self.allexport, local=local)
             elif c.type == "variable_name":
                 name = self._text(c)
