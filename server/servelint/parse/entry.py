@@ -20,7 +20,7 @@ looks like an option or a program.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..model import Entry, EnvVar, Form, Launch, ParseProblem, Word
 from ..text import Span
@@ -136,8 +136,6 @@ class _Ctx:
     image_span: Span | None = None
     # The first word of the outermost argv: a launch spans its wrappers too.
     start: Span | None = None
-    # Problems found while peeling wrappers, attached to the launch found.
-    problems: list[ParseProblem] = field(default_factory=list)
 
 
 def _scan(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> list[Launch]:
@@ -661,7 +659,7 @@ def _run_script(ctx: _Ctx, words: list[Word], env: dict[str, EnvVar]) -> list[La
     script = join_words(words)
     result = parse_shell(
         script.text,
-        offsets=_script_offsets(script),
+        offsets=script.offsets() or [words[0].span.start],
         form=ctx.form,
         env=env,
         expand="github" if ctx.expand == "github" else "shell",
@@ -670,15 +668,7 @@ def _run_script(ctx: _Ctx, words: list[Word], env: dict[str, EnvVar]) -> list[La
     for launch in launches:
         if launch.image is None:
             launch.image = ctx.image
-        launch.problems[:0] = ctx.problems
     return launches
-
-
-def _script_offsets(script) -> list[int]:
-    offs = script.offsets()
-    if not offs:
-        return [0]
-    return offs
 
 
 def _ray(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> int | None:
@@ -799,7 +789,7 @@ _WRAPPERS = {
 def _sub_ctx(ctx: _Ctx, words: list[Word]) -> _Ctx:
     start = ctx.start or (ctx.words[0].span if ctx.words else None)
     return _Ctx(form=ctx.form, expand=ctx.expand, words=words, image=ctx.image,
-                image_span=ctx.image_span, start=start, problems=ctx.problems)
+                image_span=ctx.image_span, start=start)
 
 
 def _image_launch(
@@ -852,7 +842,6 @@ def _make(
         env=dict(env),
         image=image if image is not None else ctx.image,
     )
-    launch.problems.extend(ctx.problems)
     _check_config_equals(launch)
     return launch
 
