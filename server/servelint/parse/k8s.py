@@ -18,8 +18,6 @@ config, with offsets into the block scalar.
 
 from __future__ import annotations
 
-import re
-
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..model import EnvVar, Form, Launch, ParseProblem, ReleaseHint, Word
@@ -236,9 +234,6 @@ def _argv(
                 )
             )
     return words
-
-
-_REF = re.compile(r"\$")
 
 
 def expand(

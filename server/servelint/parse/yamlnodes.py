@@ -106,25 +106,6 @@ def _contiguous(o: Sequence[int]) -> bool:
     return True
 
 
-def concat(parts: Sequence[Mapped]) -> Mapped:
-    """Join mapped pieces; the result maps each character where its piece did."""
-    parts = [p for p in parts if p.text] or list(parts[:1])
-    if not parts:
-        return Mapped("", [0])
-    text = "".join(p.text for p in parts)
-    offs: list[int] = []
-    for p in parts:
-        start = p.offsets[0]
-        if offs and start < offs[-1]:
-            # Pieces from different places (a value substituted from
-            # elsewhere): clamp so the map stays non-decreasing.
-            offs.extend(max(offs[-1], o) for o in p.offsets[:-1])
-        else:
-            offs.extend(p.offsets[:-1])
-    offs.append(max(offs[-1] if offs else 0, parts[-1].offsets[-1]))
-    return Mapped(text, offs, any(p.approx for p in parts))
-
-
 # --------------------------------------------------------------------------
 # Sources and documents.
 # --------------------------------------------------------------------------
@@ -753,22 +734,6 @@ class Budget:
         return True
 
 
-def is_map(node: Any) -> bool:
-    return isinstance(node, MappingNode)
-
-
-def is_seq(node: Any) -> bool:
-    return isinstance(node, SequenceNode)
-
-
-def is_scalar(node: Any) -> bool:
-    return isinstance(node, ScalarNode)
-
-
-def is_str(node: Any) -> bool:
-    return isinstance(node, ScalarNode) and node.tag == STR
-
-
 # Composed nodes are shared between parses (see ``_COMPOSED``) and never
 # mutated, so what is derived from a mapping is memoised on the node itself.
 _ITEMS = "_servelint_items"
@@ -881,14 +846,8 @@ def walk_maps(root: Node, budget: Budget | None = None) -> Iterator[tuple[Mappin
 # Python values, as ``yaml.safe_load`` would give them.
 # --------------------------------------------------------------------------
 
-class _ScalarConstructor(yaml.constructor.SafeConstructor):
-    """SafeConstructor used only for scalars (no recursion, no caching)."""
-
-    def __init__(self) -> None:  # noqa: D401 - no stream needed
-        yaml.constructor.SafeConstructor.__init__(self)
-
-
-_SC = _ScalarConstructor()
+# Used for scalars only: a scalar's constructor neither recurses nor caches.
+_SC = yaml.constructor.SafeConstructor()
 
 
 def scalar_value(node: ScalarNode) -> Any:
