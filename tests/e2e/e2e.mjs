@@ -1,8 +1,7 @@
 // Drives code-server in headless Chromium and checks what a user would see.
 // Started by run.sh, which provides E2E_URL (workbench with the workspace
 // open), E2E_FILE (launch.sh on disk) and E2E_ARTIFACTS.
-import { readFileSync, writeFileSync } from "node:fs";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
@@ -24,8 +23,10 @@ let shot = 0;
 const screenshot = (page, name) => page.screenshot({ path: path.join(artifacts, `${++shot}-${name}.png`) });
 
 class Failure extends Error {}
+let passed = 0;
 function check(ok, what) {
   if (!ok) throw new Failure(what);
+  passed++;
   log(`ok: ${what}`);
 }
 
@@ -106,6 +107,15 @@ async function main() {
     await screenshot(page, "failure").catch(() => undefined);
     const notes = await page.locator(".notifications-toasts .notification-toast").allInnerTexts().catch(() => []);
     if (notes.length) console.error(`notifications on screen:\n  ${notes.join("\n  ")}`);
+    // What the editor did show, so a wrong message or severity is obvious.
+    await page.keyboard.press("Escape").catch(() => undefined);
+    if (!(await page.locator(".markers-panel").isVisible().catch(() => false))) {
+      await page.keyboard.press("Control+Shift+M").catch(() => undefined);
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+    const rows = await problemRows(page).catch(() => []);
+    console.error(`Problems panel:\n  ${rows.map((r) => r.replace(/\n/g, " | ")).join("\n  ") || "(empty)"}`);
+    await screenshot(page, "failure-problems").catch(() => undefined);
     throw e;
   } finally {
     writeFileSync(path.join(artifacts, "browser-console.log"), consoleLines.join("\n") + "\n");
@@ -167,7 +177,21 @@ async function run(page) {
   });
   log(`status bar: ${status.trim()}`);
 
-  // 5. The quick fix removes the flag and its line continuation.
+  // 5. The command palette's "Show the vLLM Release" names the same release.
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("F1");
+  await page.keyboard.type("servelint: Show the vLLM Release");
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: "Show the vLLM Release" }).first().waitFor();
+  await page.keyboard.press("Enter");
+  const version = status.match(/vLLM (\S+)/)[1];
+  const note = await until("the release notification", async () => {
+    const texts = await page.locator(".notifications-toasts .notification-toast").allInnerTexts();
+    return texts.find((t) => t.includes("servelint checks launch.sh against vLLM"));
+  });
+  check(note.includes(`vLLM ${version}`), `servelint.showRelease reports vLLM ${version} like the status bar`);
+  await page.keyboard.press("Escape");
+
+  // 6. The quick fix removes the flag and its line continuation.
   await page.keyboard.press("Escape");
   await page.mouse.click(flag.x + flag.width / 2, flag.y + flag.height / 2);
   await page.keyboard.press("Control+.");
@@ -201,10 +225,12 @@ async function run(page) {
   );
 }
 
+// The closing line CI reads: "N passed, N failed".
 main().then(
-  () => log("all assertions passed"),
+  () => console.log(`e2e: ${passed} passed, 0 failed`),
   (e) => {
     console.error(`[e2e] FAILED: ${e instanceof Failure ? e.message : e.stack ?? e}`);
+    console.log(`e2e: ${passed} passed, 1 failed`);
     process.exit(1);
   },
 );
