@@ -5,6 +5,7 @@
 #
 #   SERVELINT_PYTHON=/path/to/python  interpreter that can `import servelint` (default: python3)
 #   SERVELINT_E2E_SKIP_INSTALL=1      do not run install-tools.sh first
+#   SERVELINT_E2E_TOOLS=DIR           where install-tools.sh put code-server (default tests/e2e/.tools)
 #   SERVELINT_E2E_TIMEOUT_MS=60000    how long to wait for each step
 #
 # Screenshots and logs land in tests/e2e/artifacts/. Exit status 0 only if every
@@ -14,7 +15,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
 ARTIFACTS="$HERE/artifacts"
-CODE_SERVER="$HERE/.tools/node_modules/.bin/code-server"
+CODE_SERVER="${SERVELINT_E2E_TOOLS:-$HERE/.tools}/node_modules/.bin/code-server"
 
 say() { printf '[e2e %5ss] %s\n' "$SECONDS" "$*"; }
 die() { printf '[e2e] FAILED: %s\n' "$*" >&2; exit 1; }

@@ -17,10 +17,8 @@ export const injection = {
 };
 
 const tm = path.join(repo, "client/node_modules/tm-grammars/grammars");
-const vscodeExt = path.join(
-  repo,
-  "tests/e2e/.tools/node_modules/code-server/lib/vscode/extensions",
-);
+const tools = process.env.SERVELINT_E2E_TOOLS ?? path.join(repo, "tests/e2e/.tools");
+const vscodeExt = path.join(tools, "node_modules/code-server/lib/vscode/extensions");
 
 export const baseSets = {
   "tm-grammars": [
