@@ -1,0 +1,192 @@
+"""Keystroke latency: the engine in-process and the language server over stdio.
+
+Two edit sequences (see gen.py), each made of single-character edits in the
+middle of the file:
+
+* ``toggle``: a letter typed into the unknown flag ``--max-modl-len`` and
+  deleted again.  Every keystroke changes a diagnostic, so a pushing server
+  must publish for every version; this is the "didChange → matching
+  publishDiagnostics" latency.
+* ``typing``: a new flag typed at the end of that launch's line, then
+  backspaced.  Most keystrokes leave the diagnostics unchanged; servelint
+  then publishes nothing (by design), so this sequence is measured with a
+  pulling client (Neovim's capabilities), which asks after every keystroke.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import statistics
+import tempfile
+import time
+
+import gen
+from common import say, summary
+from lspclient import PULL_PROFILE, PUSH_PROFILE, Driver, cpu_seconds, position
+
+# The first keystrokes pay one-off costs (first use of a code path, caches):
+# an editor session does not repeat them, so they are left out of the stats.
+WARMUP = 5
+
+
+def _language(kind: str) -> str:
+    return "shellscript" if kind == "shell" else "yaml"
+
+
+def _file(kind: str) -> str:
+    return "launch.sh" if kind == "shell" else "manifests.yaml"
+
+
+def edits_for(doc: gen.Generated, sequence: str, n: int):
+    if sequence == "toggle":
+        return gen.toggle_edits(doc.text, doc.marker, n)
+    return gen.typing_edits(doc.text, doc.marker, n, doc.kind)
+
+
+def engine_edits(doc: gen.Generated, sequence: str, n: int, *, budget_s: float | None = None) -> dict:
+    """Engine.lint on each successive text, in this process."""
+    from servelint.engine import Engine
+
+    engine = Engine()
+    path = os.path.join(tempfile.gettempdir(), "servelint-bench", _file(doc.kind))
+    text = doc.text
+    t0 = time.perf_counter()
+    first = engine.lint(path, text)
+    first_s = time.perf_counter() - t0
+    walls, cpus, rules, launches = [], [], [], []
+    started = time.perf_counter()
+    for k, edit in enumerate(edits_for(doc, sequence, n + WARMUP)):
+        text = gen.apply(text, edit)
+        r0, l0 = engine.rule_evaluations, engine.launch_evaluations
+        c0, w0 = time.thread_time(), time.perf_counter()
+        engine.lint(path, text)
+        w1, c1 = time.perf_counter(), time.thread_time()
+        if k < WARMUP:
+            continue
+        walls.append(w1 - w0)
+        cpus.append(c1 - c0)
+        rules.append(engine.rule_evaluations - r0)
+        launches.append(engine.launch_evaluations - l0)
+        if budget_s is not None and time.perf_counter() - started > budget_s and len(walls) >= 5:
+            break
+    return {
+        "lines": doc.lines, "launches": len(first.launches), "diagnostics": len(first.diagnostics),
+        "first_lint_ms": round(first_s * 1e3, 1),
+        "wall": summary(walls), "cpu": summary(cpus),
+        "rule_evaluations_per_edit": {"mean": round(statistics.fmean(rules), 2), "max": max(rules)},
+        "launch_evaluations_per_edit": {"mean": round(statistics.fmean(launches), 2), "max": max(launches)},
+    }
+
+
+async def _lsp_edits(doc: gen.Generated, sequence: str, n: int, profile: str, budget_s: float | None) -> dict:
+    root = tempfile.mkdtemp(prefix="servelint-bench-lsp-")
+    d = Driver(root, profile=profile)
+    await d.start()
+    pull = profile == PULL_PROFILE
+    try:
+        uri = d.uri(_file(doc.kind))
+        text = doc.text
+        t0 = time.perf_counter()
+        d.open(uri, text, _language(doc.kind))
+        if pull:
+            await d.pull(uri, timeout=300)
+        else:
+            await d.published_version(uri, 1, timeout=300)
+        open_s = time.perf_counter() - t0
+        lat, missed = [], 0
+        cpu0 = None
+        started = time.perf_counter()
+        for k, (at, dele, ins) in enumerate(edits_for(doc, sequence, n + WARMUP)):
+            if k == WARMUP:
+                cpu0 = cpu_seconds(d.pid)
+            start = position(text, at)
+            end = position(text, at + dele) if dele else start
+            text = gen.apply(text, (at, dele, ins))
+            t0 = time.perf_counter()
+            version = d.change(uri, start, end, ins)
+            try:
+                if pull:
+                    await d.pull(uri)
+                    t1 = time.perf_counter()
+                else:
+                    t1 = await d.published_version(uri, version)
+            except (TimeoutError, asyncio.TimeoutError):
+                missed += 1
+                continue
+            if k >= WARMUP:
+                lat.append(t1 - t0)
+            if budget_s is not None and time.perf_counter() - started > budget_s and len(lat) >= 5:
+                break
+        cpu1 = cpu_seconds(d.pid)
+        server_cpu = (cpu1 - cpu0) / max(1, len(lat)) if cpu0 is not None and cpu1 is not None else None
+        return {
+            "lines": doc.lines, "mode": "pull" if pull else "push", "client": profile,
+            "open_to_first_diagnostics_ms": round(open_s * 1e3, 1),
+            "latency": summary(lat), "missed": missed,
+            "server_cpu_per_edit_ms": None if server_cpu is None else round(server_cpu * 1e3, 2),
+        }
+    finally:
+        await d.stop()
+
+
+def lsp_edits(doc: gen.Generated, sequence: str, n: int, *, pull: bool = False, budget_s: float | None = None) -> dict:
+    return asyncio.run(_lsp_edits(doc, sequence, n, PULL_PROFILE if pull else PUSH_PROFILE, budget_s))
+
+
+def debounce_ms() -> float | None:
+    try:
+        from servelint.lsp.server import DEBOUNCE_S
+    except Exception:
+        return None
+    return DEBOUNCE_S * 1e3
+
+
+# -- the two measurements ------------------------------------------------------
+
+def measure_latency(quick: bool, lsp_ok: bool, n_edits: int | None = None) -> dict:
+    """Measurement 2: a 2,000-line script and a 5,000-line multi-document manifest."""
+    n = n_edits or (50 if quick else 1000)
+    docs = {"shell-2000": gen.shell_script(2000), "k8s-5000": gen.k8s_multidoc(5000)}
+    out: dict = {"edits": n, "warmup_edits_dropped": WARMUP, "debounce_ms": debounce_ms(), "files": {}}
+    for name, doc in docs.items():
+        assert doc.text.isascii()
+        res: dict = {}
+        for seq in ("toggle", "typing"):
+            say(f"[latency] {name}: engine in-process, {seq}, {n} edits")
+            res[f"engine/{seq}"] = engine_edits(doc, seq, n)
+        if lsp_ok:
+            say(f"[latency] {name}: LSP push (VS Code capabilities), toggle, {n} edits")
+            res["lsp-push/toggle"] = lsp_edits(doc, "toggle", n)
+            say(f"[latency] {name}: LSP pull (Neovim capabilities), typing, {n} edits")
+            res["lsp-pull/typing"] = lsp_edits(doc, "typing", n, pull=True)
+        out["files"][name] = res
+    return out
+
+
+def measure_scaling(quick: bool, lsp_ok: bool) -> dict:
+    """Measurement 3: the same keystroke on 1k, 10k and 100k lines."""
+    sizes = [1_000, 10_000] if quick else [1_000, 10_000, 100_000]
+    n = 20 if quick else 200
+    budget = 20.0 if quick else 120.0
+    out: dict = {"max_edits": n, "budget_s_per_cell": budget, "sizes": sizes, "cells": {}}
+    for kind, maker in (("shell", gen.shell_script), ("k8s", gen.k8s_multidoc)):
+        for size in sizes:
+            doc = maker(size)
+            cell: dict = {}
+            say(f"[scaling] {kind} {size} lines: engine, toggle")
+            cell["engine/toggle"] = engine_edits(doc, "toggle", n, budget_s=budget)
+            if lsp_ok and kind == "shell":
+                say(f"[scaling] {kind} {size} lines: LSP push, toggle")
+                cell["lsp-push/toggle"] = lsp_edits(doc, "toggle", n, budget_s=budget)
+            out["cells"][f"{kind}-{size}"] = cell
+    for kind in ("shell", "k8s"):
+        small, big = out["cells"].get(f"{kind}-{sizes[0]}"), out["cells"].get(f"{kind}-{sizes[-1]}")
+        if small and big:
+            for key in small:
+                if key in big:
+                    a, b = small[key], big[key]
+                    sa = a.get("wall", a.get("latency"))["p50_ms"]
+                    sb = b.get("wall", b.get("latency"))["p50_ms"]
+                    out.setdefault("ratios", {})[f"{kind} {key} p50 {sizes[-1]}/{sizes[0]}"] = round(sb / sa, 1)
+    return out

@@ -1,0 +1,83 @@
+"""Measurement 4: ``servelint check`` over a generated 1,000-file repository,
+next to yamllint (its YAML files) and shellcheck (its shell files).
+
+Each tool gets the same files in the same run, and the runs are interleaved
+(servelint, yamllint, shellcheck, servelint, ...) so neighbours' load spreads
+over all of them.  servelint is timed on the whole repository and on exactly
+the files each other tool sees, which is the like-for-like ratio.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+import gen
+from common import run_timed, say, shellcheck_bin, summary, yamllint_bin
+from coldstart import installs
+
+
+def measure(quick: bool) -> dict:
+    n_files = 1000
+    root = tempfile.mkdtemp(prefix="servelint-bench-repo-")
+    by_form = gen.repository(root, n_files, seed=0)
+    yaml_files = by_form["config"] + by_form["k8s"] + by_form["compose"]
+    shell_files = by_form["shell"]
+    lines = 0
+    for files in by_form.values():
+        for f in files:
+            with open(f) as fh:
+                lines += fh.read().count("\n")
+    inst = installs()
+    ins = inst.get("installed") or inst["as-is"]
+    reps = 1 if quick else 3
+
+    def sl(paths: list[str]) -> list[str]:
+        return [c for c in ins.check_cmd("X") if c != "X"] + paths
+
+    runs: dict[str, list[str]] = {
+        "servelint: whole repository": sl([root]),
+        "servelint: the YAML files": sl(yaml_files),
+        "servelint: the shell files": sl(shell_files),
+    }
+    skipped = {}
+    yl = yamllint_bin()
+    if yl:
+        runs["yamllint: the YAML files"] = [yl, "-f", "parsable", *yaml_files]
+    else:
+        skipped["yamllint"] = "could not be installed from PyPI into bench/.tools"
+    sc = shellcheck_bin()
+    if sc:
+        runs["shellcheck: the shell files"] = [sc, "-f", "gcc", *shell_files]
+    else:
+        skipped["shellcheck"] = "not on PATH (Debian: apt-get install shellcheck)"
+    for name, cmd in runs.items():  # warm-up: page cache, lazy imports' byte code
+        run_timed(cmd, env=ins.env if name.startswith("servelint") else None, timeout=1800)
+    walls: dict[str, list[float]] = {k: [] for k in runs}
+    cpus: dict[str, list[float]] = {k: [] for k in runs}
+    for r in range(reps):
+        for name, cmd in runs.items():
+            say(f"[throughput] {name} ({r + 1}/{reps})")
+            t = run_timed(cmd, env=ins.env if name.startswith("servelint") else None, timeout=1800)
+            walls[name].append(t.wall)
+            cpus[name].append(t.cpu)
+    counts = {"servelint: whole repository": n_files, "servelint: the YAML files": len(yaml_files),
+              "servelint: the shell files": len(shell_files), "yamllint: the YAML files": len(yaml_files),
+              "shellcheck: the shell files": len(shell_files)}
+    rows = {}
+    for name in runs:
+        w, c = summary(walls[name]), summary(cpus[name])
+        rows[name] = {"files": counts[name], "wall": w, "cpu": c,
+                      "files_per_s": round(counts[name] / (w["median_ms"] / 1e3), 1)}
+    ratios = {}
+
+    def ratio(a: str, b: str, label: str) -> None:
+        if a in rows and b in rows:
+            ratios[label] = {"wall": round(rows[b]["wall"]["median_ms"] / rows[a]["wall"]["median_ms"], 2),
+                             "cpu": round(rows[b]["cpu"]["median_ms"] / rows[a]["cpu"]["median_ms"], 2)}
+
+    ratio("servelint: the YAML files", "yamllint: the YAML files", "yamllint time / servelint time (same YAML files)")
+    ratio("servelint: whole repository", "yamllint: the YAML files", "yamllint (YAML only) / servelint (all 1,000 files)")
+    ratio("servelint: the shell files", "shellcheck: the shell files", "shellcheck time / servelint time (same shell files)")
+    return {"repository": {"files": n_files, "lines": lines, "by_form": {k: len(v) for k, v in by_form.items()}},
+            "servelint_install": ins.name, "runs": rows, "ratios": ratios, "skipped": skipped}
