@@ -58,6 +58,45 @@ def _short(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _optimization_level(value) -> str | None:
+    try:
+        level = int(str(value).strip())
+    except ValueError:
+        level = None
+    return None if level in (0, 1, 2, 3) else "must be 0, 1, 2 or 3"
+
+
+def _positive_model_len(value) -> str | None:
+    return "must be a positive number of tokens (-1 or auto: the model's maximum)" if value == 0 else None
+
+
+def _device_ids(value) -> str | None:
+    # The option's type splits at commas and keeps digits as ints.
+    ids = [int(p) if p.isdigit() else p for p in (part.strip() for part in str(value).split(","))]
+    if len(set(ids)) != len(ids):
+        return "must not contain duplicates"
+    if any(isinstance(i, str) for i in ids) and not all(isinstance(i, str) for i in ids):
+        return "must not mix integer IDs and UUIDs"
+    return None
+
+
+# Checks vLLM makes on a value argparse lets through.  All hold in
+# 0.25.0-0.33.0:
+# * VllmConfig.optimization_level is OptimizationLevel, an IntEnum O0-O3
+#   (vllm/config/vllm.py:77-88 in 0.25.0, :132-143 in 0.33.0), while
+#   --optimization-level (and -O) is a plain str: "Input should be 0, 1, 2 or 3";
+# * ModelConfig rejects a max_model_len below 1 once -1/auto is resolved
+#   (vllm/config/model.py:785 in 0.25.0, :1070 in 0.33.0);
+# * EngineArgs._resolve_device_ids rejects repeated --device-ids and a mix of
+#   indices and UUIDs (vllm/engine/arg_utils.py:1763-1770 in 0.25.0,
+#   :2150-2158 in 0.33.0).
+_CONFIG_CHECKS = {
+    "optimization_level": _optimization_level,
+    "max_model_len": _positive_model_len,
+    "device_ids": _device_ids,
+}
+
+
 def _listing(values) -> str:
     shown = [str(v) for v in values][:12]
     more = len(values) - len(shown)
@@ -177,6 +216,8 @@ class InvalidValue(Rule):
         if not deciding:
             return
         problem = _constraint_problem(value, getattr(opt, "constraints", None))
+        if not problem and opt.dest in _CONFIG_CHECKS:
+            problem = _CONFIG_CHECKS[opt.dest](value)
         if problem and self._checked(ctx, opt):
             hint = ""
             if flag.option.dest == "gpu_memory_utilization" and isinstance(value, (int, float)) and value > 1:
