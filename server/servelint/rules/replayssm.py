@@ -187,7 +187,7 @@ def _variant_a(s: _State, out: list[Problem]) -> None:
     _mode_all(s, out)
     if s.spec.active:
         out.append(Problem(SPEC, "--use-replayssm does not support speculative decoding", "spec",
-                           s.spec.flags, note=_spec_note(s), fix="remove-spec"))
+                           list(s.spec.flags), fix="remove-spec"))
     if s.backend.known and s.backend.value != "TRITON":
         out.append(Problem(BACKEND, "--use-replayssm requires --mamba-backend triton", "triton",
                            list(s.backend.flags), fix="backend:triton"))
@@ -284,7 +284,8 @@ def _recoverssm_0_29_to_0_31(s: _State, out: list[Problem], *, triton_check: boo
         return
     if not s.is_kda:
         out.append(Problem(SPEC, "RecoverSSM is only supported for Kimi-K3 KDA", "kimi", list(s.spec.flags),
-                           note=_spec_note(s), uses_arch=True, fix="remove-spec"))
+                           note=f"vLLM {s.version} runs speculative decoding with --use-replayssm as KDA RecoverSSM",
+                           uses_arch=True, fix="remove-spec"))
         return  # the RecoverSSM requirements below are Kimi's
     _stochastic_rounding(s, out)
     if s.mode.known and s.mode.value not in ("none", "align"):
@@ -366,12 +367,6 @@ def _kv(s: _State, out: list[Problem], *, kda_exempt: bool, use_kda: bool | None
         return  # 0.33.0 lets KDA RecoverSSM use connectors; unknown: silent
     out.append(Problem(KV, "--use-replayssm is incompatible with KV connectors (P/D disaggregation, KV cache offload)",
                        "kv", list(s.kv.flags), note=s.kv.why))
-
-
-def _spec_note(s: _State) -> str:
-    if s.spec.tokens is not None:
-        return f"num_speculative_tokens={s.spec.tokens}"
-    return ""
 
 
 def _v2_note(s: _State) -> str:
@@ -509,7 +504,7 @@ class _ReplaySSMRule(Rule):
 _BASE_READS = frozenset({"use_replayssm", "model", "hf_overrides"})
 _SPEC_READS = frozenset({"speculative_config", "spec_method", "spec_model", "spec_tokens"})
 _PC_READS = frozenset({"enable_prefix_caching", "mamba_cache_mode"})
-_V2_READS = frozenset({st.V2_ENV, "tensor_parallel_size"}) | frozenset(st._V2_OPAQUE_DESTS)
+_V2_READS = frozenset({st.V2_ENV, "tensor_parallel_size", "compilation_config"}) | frozenset(st._V2_OPAQUE_DESTS)
 
 
 class ReplaySSMArchitecture(_ReplaySSMRule):

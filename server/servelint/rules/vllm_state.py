@@ -541,14 +541,12 @@ def v2_env(inv: "Invocation") -> Derived:
 
 # Flags behind the other entries of ``_get_v2_model_runner_unsupported_features``,
 # which servelint does not evaluate: when one is written the choice is
-# unknown.  0.29.0-0.31.0 also look at the compilation mode (stock
-# torch.compile, sequence parallelism), elastic EP and, up to 0.30.0, logits
+# unknown.  0.29.0-0.31.0 also look at elastic EP and, up to 0.30.0, logits
 # processors (0.29.0 also KV sharing fast prefill); 0.32.0+ only at
-# external_launcher with pipeline parallelism and ubatching (DBO).
+# external_launcher with pipeline parallelism and ubatching (DBO).  The
+# compilation mode (stock torch.compile, 0.29.0-0.31.0) is evaluated.
 _V2_OPAQUE_ALWAYS = ("distributed_executor_backend", "enable_dbo", "ubatch_size")
 _V2_OPAQUE_BEFORE_0_32 = (
-    "compilation_config",
-    "optimization_level",
     "enable_elastic_ep",
     "logits_processors",
     "kv_sharing_fast_prefill",
@@ -595,8 +593,9 @@ def use_v2_model_runner(ctx: "Context") -> Derived:
     4. no Triton (``HAS_TRITON``, see ``has_triton``): V1;
     5. any feature of ``_get_v2_model_runner_unsupported_features`` (0.29.0
        :2539, 0.30.0 :2815, 0.31.0 :3051, 0.32.0 :2914, 0.33.0 :3053): V1.
-       servelint evaluates the speculative method and Mamba cache mode 'all'
-       (0.30.0/0.31.0); tensor parallelism before 0.32.0 (sequence
+       servelint evaluates the speculative method, stock torch.compile
+       (before 0.32.0) and Mamba cache mode 'all' (0.30.0/0.31.0); tensor
+       parallelism before 0.32.0 (sequence
        parallelism depends on the model's size) and any other flag of that
        list make the answer unknown;
     6. otherwise V2.
@@ -646,6 +645,13 @@ def use_v2_model_runner(ctx: "Context") -> Derived:
         tp = value_of(inv, "tensor_parallel_size")
         if not tp.known or (isinstance(tp.value, int) and tp.value > 1):
             return UNKNOWN
+        compilation = json_of(inv, "compilation_config")
+        if not compilation.known:
+            return UNKNOWN
+        mode = compilation.value.get("mode")
+        if mode == 1 or str(mode).upper() in ("1", "STOCK_TORCH_COMPILE"):
+            return Derived(False, "flag", f"Model Runner V2 does not support stock torch.compile in vLLM {version}",
+                           compilation.flags)
     spec = speculation(inv)
     blocked = _spec_blocks_v2(version, spec)
     if blocked is None:
