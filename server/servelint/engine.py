@@ -45,12 +45,23 @@ INTERNAL_ERROR_CODE = InternalError.code
 class LaunchResult:
     launch: Launch
     release: ReleaseChoice
-    invocation: "argv.Invocation | None"
+    _invocation: "argv.Invocation | None"
     diagnostics: list[Diagnostic]
     # rule name → (input signature, findings' diagnostics) for reuse
-    by_rule: dict[str, tuple[tuple, list[Diagnostic]]] = field(default_factory=dict)
+    # rule name → (input signature, diagnostics, launch start they were made at)
+    by_rule: dict[str, tuple[tuple, list[Diagnostic], int]] = field(default_factory=dict)
     key: tuple = ()
     base: int = 0
+    # A launch that only moved reuses its diagnostics (shifted); its
+    # invocation, whose spans moved too, is read again only when asked for.
+    _reread: "Callable[[], argv.Invocation] | None" = None
+
+    @property
+    def invocation(self) -> "argv.Invocation | None":
+        if self._invocation is None and self._reread is not None:
+            self._invocation = self._reread()
+            self._reread = None
+        return self._invocation
 
 
 @dataclass
@@ -120,8 +131,9 @@ class Engine:
                 f"servelint skips files over {MAX_DOCUMENT_CHARS:,} characters ({len(text):,} here)",
             )
             return LintResult(path, source, parsed, [diag], [])
+        previous = self._previous.get(path)
         try:
-            parsed = parse_document(path, text, language_id)
+            parsed = parse_document(path, text, language_id, previous.parsed if previous else None)
         except Exception as exc:  # a parser bug must not take the editor down
             log.exception("parser failed on %s", path)
             parsed = ParsedDocument(path=path, form=None)
@@ -131,7 +143,6 @@ class Engine:
             )
             return LintResult(path, source, parsed, [diag], [])
 
-        previous = self._previous.get(path)
         old_launches = previous.launches if previous else []
         results: list[LaunchResult] = []
         sources: dict[str, SourceText] = {path: source}
@@ -142,9 +153,13 @@ class Engine:
         for p in parsed.problems:
             diagnostics.extend(self._problem_diagnostics(path, [p], doc_release.version, settings))
 
+        # A launch whose text did not change (maybe moved) is found by its key;
+        # one that changed is compared rule by rule with the launch that had
+        # its place.
+        by_key = {r.key: r for r in old_launches}
         for i, launch in enumerate(parsed.launches):
             old = old_launches[i] if i < len(old_launches) else None
-            res = self._lint_launch(path, source, parsed, launch, old, settings, sources)
+            res = self._lint_launch(path, source, parsed, launch, old, settings, sources, by_key)
             results.append(res)
             diagnostics.extend(res.diagnostics)
 
@@ -229,26 +244,35 @@ class Engine:
                 w.path = target
         return ref, cfg, digest, target
 
-    def _lint_launch(self, path, source, parsed, launch, old, settings, sources) -> LaunchResult:
+    def _lint_launch(self, path, source, parsed, launch, old, settings, sources, by_key=None) -> LaunchResult:
         release = choose(parsed, launch, setting=settings.vllm_version,
                          use_installed=settings.use_installed_vllm, line_of=source.line_of)
         ref, cfg_launch, config_state, config_path = self._load_config(path, launch, release, sources)
         key = self._launch_key(source, launch, release, config_state) + (settings,)
         base = launch.span.start
+        if by_key and key in by_key:
+            old = by_key[key]
+        kn = knowledge.load(release.version)
+
+        def read() -> "argv.Invocation":
+            inv = argv.interpret(
+                _without_repeated_serve(launch), kn,
+                config_words=cfg_launch.args if cfg_launch is not None else None,
+                config_launch=cfg_launch,
+            )
+            inv.config_state = config_state if config_state in ("missing", "not-yaml") else ""
+            inv.config_file = config_path
+            return inv
+
         if old is not None and old.key == key:
             delta = base - old.base
-            shifted = [_shift(d, path, delta) for d in old.diagnostics] if delta else old.diagnostics
-            return LaunchResult(launch, release, old.invocation, shifted, old.by_rule, key, base)
+            if not delta:
+                return LaunchResult(launch, release, old.invocation, old.diagnostics, old.by_rule, key, base)
+            shifted = [_shift(d, path, delta) for d in old.diagnostics]
+            return LaunchResult(launch, release, None, shifted, old.by_rule, key, base, read)
 
         self.launch_evaluations += 1
-        kn = knowledge.load(release.version)
-        inv = argv.interpret(
-            _without_repeated_serve(launch), kn,
-            config_words=cfg_launch.args if cfg_launch is not None else None,
-            config_launch=cfg_launch,
-        )
-        inv.config_state = config_state if config_state in ("missing", "not-yaml") else ""
-        inv.config_file = config_path
+        inv = read()
         diagnostics = self._problem_diagnostics(path, launch.problems, release.version, settings)
         if cfg_launch is not None and config_path:
             # Problems inside the config file (a dropped `false`) are reported
@@ -258,21 +282,20 @@ class Engine:
         ctx = Context(inv, path=path, base_dir=os.path.dirname(os.path.abspath(path)),
                       target=settings.target, resolve_model=_resolve_model,
                       text_of=lambda p: sources[p].text if p in sources else None)
-        by_rule: dict[str, tuple[tuple, list[Diagnostic]]] = {}
+        by_rule: dict[str, tuple[tuple, list[Diagnostic], int]] = {}
         old_rules = old.by_rule if old is not None else {}
-        old_base = old.base if old is not None else base
         for rule in invocation_rules():
             if not rule.applies_to(release.version) or not settings.enabled(rule.name, rule.code):
                 continue
             sig = _signature(rule, inv, base, release, settings)
             prev = old_rules.get(rule.name)
             if prev is not None and prev[0] == sig:
-                delta = base - old_base
-                diags = [_shift(d, path, delta) for d in prev[1]] if delta else prev[1]
+                made_at = prev[2]
+                diags = [_shift(d, path, base - made_at) for d in prev[1]] if base != made_at else prev[1]
             else:
                 self.rule_evaluations += 1
                 diags = self._run_rule(rule, ctx, path, release, settings)
-            by_rule[rule.name] = (sig, diags)
+            by_rule[rule.name] = (sig, diags, base)
             diagnostics.extend(diags)
         return LaunchResult(launch, release, inv, diagnostics, by_rule, key, base)
 

@@ -200,3 +200,5 @@ class ParsedDocument:
     config_refs: list[tuple[Launch, Word]] = field(default_factory=list)
     # Comment lines that carry ``# servelint:`` directives, by line number.
     directives: list[tuple[int, str, Span]] = field(default_factory=list)
+    # What the parser keeps to re-read only the edited part next time.
+    cache: Any = None

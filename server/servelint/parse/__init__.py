@@ -40,13 +40,19 @@ def kind_of(path: str, text: str, language_id: str | None = None) -> str | None:
     return None
 
 
-def parse_document(path: str, text: str, language_id: str | None = None) -> ParsedDocument:
-    """Parse one document into launches.  Never raises on bad input."""
+def parse_document(
+    path: str, text: str, language_id: str | None = None, previous: ParsedDocument | None = None
+) -> ParsedDocument:
+    """Parse one document into launches.  Never raises on bad input.
+
+    ``previous`` is the last parse of the same document: parsers that can
+    re-read only what an edit touched use it (the result is the same).
+    """
     kind = kind_of(path, text, language_id)
     if kind == "shell":
         from .shell import parse_shell_document
 
-        doc = parse_shell_document(path, text)
+        doc = parse_shell_document(path, text, previous)
     elif kind == "yaml":
         from .yamlforms import parse_yaml_document
 

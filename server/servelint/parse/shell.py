@@ -69,15 +69,216 @@ class ShellResult:
     config_refs: list[tuple[Launch, Word]] = field(default_factory=list)
 
 
-def parse_shell_document(path: str, text: str) -> ParsedDocument:
-    """A shell script (``.sh``, ``.sbatch``...) → its launches."""
-    result = parse_shell(text)
-    return ParsedDocument(
+@dataclass
+class _Snapshot:
+    """The script's state before a top-level statement (shared, never mutated)."""
+
+    vars: dict
+    exported: frozenset
+    assigned: frozenset
+    functions: dict
+    called: frozenset
+    allexport: bool
+    sourced: bool
+
+    @classmethod
+    def of(cls, w: "_Walker") -> "_Snapshot":
+        return cls(dict(w.vars), frozenset(w.exported), frozenset(w.assigned), dict(w.functions),
+                   frozenset(w.called), w.allexport, w.sourced)
+
+    def restore(self, w: "_Walker") -> None:
+        w.vars = dict(self.vars)
+        w.exported = set(self.exported)
+        w.assigned = set(self.assigned)
+        w.functions = dict(self.functions)
+        w.called = set(self.called)
+        w.allexport = self.allexport
+        w.sourced = self.sourced
+
+
+@dataclass
+class _Top:
+    """One top-level statement of a script, as last read."""
+
+    start: int
+    end: int
+    pure: bool  # reading it changed no variable, function or option
+    snap: _Snapshot | None  # the state before it; None once positions after an edit moved
+
+
+@dataclass
+class ShellIncremental:
+    """What a later edit of the same script can reuse (kept on ParsedDocument.cache)."""
+
+    text: str
+    tops: list[_Top]
+    launches: list[Launch]
+    problems: list[ParseProblem]
+    assigned: frozenset  # every name assigned anywhere: decides "unset" findings
+    sourced: bool
+    from_edit: bool = False  # this parse re-read only the edited statements
+
+
+def parse_shell_document(path: str, text: str, previous: ParsedDocument | None = None) -> ParsedDocument:
+    """A shell script (``.sh``, ``.sbatch``...) → its launches.
+
+    With ``previous`` (the last parse of the same document), only the
+    top-level statements an edit touched are read again when that is safe;
+    the result is the same as a full parse (tests check it on random edits).
+    """
+    prev = getattr(previous, "cache", None) if previous is not None else None
+    if isinstance(prev, ShellIncremental):
+        doc = reparse(path, text, prev)
+        if doc is not None:
+            return doc
+    try:
+        walker = _Walker(text, _ascii_only(text), None, 0, Form.SHELL, {}, "shell", [], None)
+        walker.tops = []
+        result = walker.run()
+    except Exception:  # noqa: BLE001 - this runs on every keystroke
+        if os.environ.get("SERVELINT_STRICT"):
+            raise
+        return ParsedDocument(path=path, form=Form.SHELL)
+    doc = ParsedDocument(
         path=path,
         form=Form.SHELL,
         launches=result.launches,
         problems=result.problems,
         config_refs=result.config_refs,
+    )
+    if walker.tops is not None and not result.problems:
+        doc.cache = ShellIncremental(text, walker.tops, result.launches, result.problems,
+                                     frozenset(walker.assigned), walker.sourced)
+    return doc
+
+
+def _edit_range(old: str, new: str) -> tuple[int, int, int]:
+    """(start, old_end, new_end) of the one region where ``old`` and ``new`` differ."""
+    n = min(len(old), len(new))
+    p = 0
+    # Compare in blocks first: the common prefix is most of a long script.
+    step = 4096
+    while p + step <= n and old[p : p + step] == new[p : p + step]:
+        p += step
+    while p < n and old[p] == new[p]:
+        p += 1
+    s = 0
+    limit = n - p
+    while s + step <= limit and old[len(old) - s - step : len(old) - s] == new[len(new) - s - step : len(new) - s]:
+        s += step
+    while s < limit and old[len(old) - 1 - s] == new[len(new) - 1 - s]:
+        s += 1
+    return p, len(old) - s, len(new) - s
+
+
+def reparse(path: str, text: str, prev: ShellIncremental) -> ParsedDocument | None:
+    """Re-read only the statements an edit touched, or None when a full parse is needed."""
+    if text == prev.text:
+        doc = ParsedDocument(path=path, form=Form.SHELL, launches=prev.launches, problems=prev.problems,
+                             config_refs=[(l, w) for l in prev.launches for w in config_refs(l)])
+        doc.cache = prev
+        return doc
+    start, old_end, new_end = _edit_range(prev.text, text)
+    delta = new_end - old_end
+    tops = prev.tops
+    # The statements the edit touches, edges included: deleting the line
+    # break between two statements touches both.
+    first = next((k for k, t in enumerate(tops) if t.end >= start), len(tops))
+    last = next((k for k in range(len(tops) - 1, -1, -1) if tops[k].start <= old_end), -1)
+    if last < first:
+        # The edit sits between statements (a blank line, say): read it with
+        # the statement after it.
+        last = first
+    if not tops or first >= len(tops):
+        return None
+    region = tops[first : last + 1]
+    snap = region[0].snap
+    if snap is None or not all(t.pure for t in region):
+        return None
+    rs = min(region[0].start, start)
+    re_old = max(region[-1].end, old_end)
+    # Whole lines, so the region never starts inside a word.
+    rs = prev.text.rfind("\n", 0, rs) + 1
+    nl = prev.text.find("\n", re_old)
+    re_old = len(prev.text) if nl < 0 else nl
+    re_new = re_old + delta
+    if re_new < rs or re_new > len(text) or text[:rs] != prev.text[:rs]:
+        return None
+    piece = text[rs:re_new]
+    walker = _Walker(piece, _ascii_only(piece), None, rs, Form.SHELL, {}, "shell", [], None)
+    snap.restore(walker)
+    walker.tops = []
+    before = walker.version
+    tree = _parse_tree(walker.src.encode("utf-8", "surrogatepass"))
+    root = tree.root_node
+    if root.has_error:
+        return None
+    walker._walk_tops(root)
+    if walker.version != before:
+        return None  # the edit changed variables or functions: later launches may read them
+    walker.assigned = set(prev.assigned)
+    walker.sourced = prev.sourced
+    walker._finish_unset()
+    for launch in walker.direct:
+        launch.layout = walker._layout(launch)
+    if walker.problems:
+        return None
+    new_tops = [_Top(t.start + rs, t.end + rs, t.pure, snap) for t in walker.tops]
+    after = [_Top(t.start + delta, t.end + delta, t.pure, None) for t in tops[last + 1 :]]
+    kept_before = [l for l in prev.launches if l.span.start < rs]
+    moved = [shift_launch(l, delta) for l in prev.launches if l.span.start >= re_old]
+    if any(l.span.end > rs for l in kept_before):
+        return None  # a launch spanning into the region: read everything again
+    region_launches = sorted(walker.launches, key=lambda l: (l.span.start, l.span.end))
+    launches = kept_before + region_launches + moved
+    doc = ParsedDocument(path=path, form=Form.SHELL, launches=launches, problems=[],
+                         config_refs=[(l, w) for l in launches for w in config_refs(l)])
+    doc.cache = ShellIncremental(text, tops[:first] + new_tops + after, launches, [], prev.assigned, prev.sourced, True)
+    return doc
+
+
+def _shift_span(span: Span, delta: int) -> Span:
+    return Span(span.start + delta, span.end + delta)
+
+
+def _shift_word(w: Word, delta: int) -> Word:
+    # Plain constructor calls: dataclasses.replace is several times slower,
+    # and every launch after an edit is moved on each keystroke.
+    offsets = w.offsets
+    return Word(
+        w.text,
+        Span(w.span.start + delta, w.span.end + delta),
+        w.base + delta if offsets is None else w.base,
+        None if offsets is None else [o + delta for o in offsets],
+        w.exact,
+        w.note,
+        w.role,
+        w.node,
+        w.path,
+    )
+
+
+def shift_launch(launch: Launch, delta: int) -> Launch:
+    """The same launch ``delta`` characters later in the document."""
+    if not delta:
+        return launch
+    moved: dict[int, Word] = {}
+
+    def mv(w: Word) -> Word:
+        got = moved.get(id(w))
+        if got is None:
+            got = moved[id(w)] = _shift_word(w, delta)
+        return got
+
+    return replace(
+        launch,
+        entry_span=_shift_span(launch.entry_span, delta),
+        args=[mv(w) for w in launch.args],
+        span=_shift_span(launch.span, delta),
+        env={k: replace(v, span=None if v.span is None else _shift_span(v.span, delta)) for k, v in launch.env.items()},
+        release_hints=[replace(h, span=_shift_span(h.span, delta)) for h in launch.release_hints],
+        problems=[replace(p, span=_shift_span(p.span, delta)) for p in launch.problems],
+        opaque=[mv(w) for w in launch.opaque],
     )
 
 
@@ -377,6 +578,11 @@ class _Walker:
         # Launches found in this text itself (not in a script nested in it).
         self.direct: list[Launch] = []
         self.pending_unset: list[tuple[Launch, str, Span]] = []
+        # Bumped by every change to the script's state (variables, functions,
+        # options): a top-level statement that leaves it unchanged is "pure",
+        # and can be re-read on its own after an edit (see ``reparse``).
+        self.version = 0
+        self.tops: list[_Top] | None = None
 
     # -- positions ---------------------------------------------------------------
 
@@ -425,7 +631,11 @@ class _Walker:
     def run(self) -> ShellResult:
         tree = _parse_tree(self.src.encode("utf-8", "surrogatepass"))
         root = tree.root_node
-        self._stmt(root)
+        if self.tops is not None and not root.has_error:
+            self._walk_tops(root)
+        else:
+            self.tops = None
+            self._stmt(root)
         for name in list(self.functions):
             if name not in self.called:  # never called: read it with the final globals
                 self._call(name)
@@ -437,6 +647,20 @@ class _Walker:
         self.launches.sort(key=lambda l: (l.span.start, l.span.end))
         refs = [(launch, w) for launch in self.launches for w in config_refs(launch)]
         return ShellResult(self.launches, self.problems, refs)
+
+    def _walk_tops(self, root: Node) -> None:
+        """Walk the script statement by statement, noting which leave the state alone."""
+        snap = None
+        snap_version = -1
+        tops: list[_Top] = []
+        for child in root.children:
+            if snap_version != self.version:
+                snap = _Snapshot.of(self)
+                snap_version = self.version
+            before = self.version
+            self._stmt(child)
+            tops.append(_Top(child.start_byte, child.end_byte, self.version == before, snap))
+        self.tops = tops
 
     # -- statements ------------------------------------------------------------------
 
@@ -531,6 +755,7 @@ class _Walker:
         self._conditional(node)
 
     def _define(self, node: Node) -> None:
+        self.version += 1
         name = node.child_by_field_name("name")
         body = node.child_by_field_name("body")
         if name is not None and body is not None:
@@ -538,6 +763,7 @@ class _Walker:
 
     def _call(self, name: str) -> None:
         """A function's body runs at its first call, seeing the globals then."""
+        self.version += 1
         self.called.add(name)
         body = self.functions[name]
         self.frames.append({})
@@ -565,6 +791,7 @@ class _Walker:
     # -- variables -------------------------------------------------------------------
 
     def _set(self, name: str, var: _Var, span: Span | None, *, local: bool = False) -> None:
+        self.version += 1
         self.assigned.add(name)
         old = self.vars.get(name)
         if local and self.frames:
@@ -588,6 +815,7 @@ class _Walker:
             self.exported.add(name)
 
     def _unset(self, name: str) -> None:
+        self.version += 1
         if self.cond:
             old = self.vars.get(name)
             if old is not None:
@@ -651,6 +879,7 @@ class _Walker:
         for c in node.named_children:
             if c.type in ("command_substitution", "simple_expansion", "expansion", "concatenation", "string"):
                 # ``export $(grep -v '^#' .env | xargs)``: names we cannot see.
+                self.version += 1
                 self.sourced = True
             elif c.type == "variable_assignment":
                 self._assign(c, export=export or self.allexport, local=local)
@@ -660,6 +889,7 @@ class _Walker:
                 if old is not None:
                     if export:
                         # A new object: snapshots of ``vars`` (subshells) share the old one.
+                        self.version += 1
                         self.vars[name] = replace(old, exported=True)
                         self.exported.add(name)
                     if local:
@@ -677,6 +907,7 @@ class _Walker:
         if name not in _BUILTINS:
             return False
         if name in ("source", "."):
+            self.version += 1
             self.sourced = True
             return True
         args = [c for c in node.named_children if c.type in _WORDISH]
@@ -707,6 +938,7 @@ class _Walker:
                 self._words(c)
             return True
         if name == "set":
+            self.version += 1
             for c in args:
                 t = self._text(c)
                 if t.startswith("-") and "a" in t[1:] and not t.startswith("--"):

@@ -1,0 +1,73 @@
+"""Re-reading only the edited statements gives exactly what a full parse gives."""
+
+from __future__ import annotations
+
+import random
+
+from servelint.parse import parse_document
+from servelint.parse.dump import dump_document
+from servelint.parse.shell import ShellIncremental
+
+SCRIPT = """#!/bin/bash
+set -e
+MODEL=${MODEL:-Qwen/Qwen3-8B}
+PORT=8000
+# launches
+vllm serve "$MODEL" --port "$PORT" \\
+  --max-model-len 32768 &
+echo started
+start() {
+  vllm serve "$1" --port 9000 --tensor-parallel-size 2
+}
+CUDA_VISIBLE_DEVICES=1 vllm serve meta-llama/Llama-3.1-8B-Instruct --port 8001 --dtype bfloat16 &
+docker run --gpus all vllm/vllm-openai:v0.28.0 Qwen/Qwen3-8B --max-model-len 4096
+start "$MODEL"
+cat <<EOF > cfg.yaml
+port: 1
+EOF
+vllm serve "$MODEL" --config cfg.yaml
+wait
+"""
+
+EDITS = ["-", " ", "x", "1", "\n", "--port 9 ", "'", '"', "$", "\\\n", "=", "PORT=1\n", "#"]
+
+
+def _same(a, b, text):
+    assert dump_document(a, text) == dump_document(b, text)
+
+
+def test_random_edits_match_a_full_parse():
+    rng = random.Random(11)
+    text = SCRIPT
+    doc = parse_document("run.sh", text)
+    incremental = 0
+    for n in range(600):
+        if n % 25 == 0:  # random edits soon break the script for good; start over
+            text = SCRIPT
+        i = rng.randrange(len(text) + 1)
+        if rng.random() < 0.4 and len(text) > 1:
+            j = min(len(text), i + rng.randrange(1, 5))
+            text = text[:i] + text[j:]
+        else:
+            text = text[:i] + rng.choice(EDITS) + text[i:]
+        prev = doc
+        doc = parse_document("run.sh", text, previous=prev)
+        full = parse_document("run.sh", text)
+        _same(doc, full, text)
+        if doc.cache is not None and doc.cache.from_edit:
+            incremental += 1
+    assert incremental > 60  # many edits took the incremental path
+
+
+def test_typing_a_flag_into_a_launch_reuses_the_rest():
+    text = SCRIPT
+    doc = parse_document("run.sh", text)
+    assert isinstance(doc.cache, ShellIncremental)
+    at = text.index("--dtype bfloat16") + len("--dtype bfloat16")
+    for k, ch in enumerate(" --enforce-eager"):
+        text = text[: at + k] + ch + text[at + k :]
+        new = parse_document("run.sh", text, previous=doc)
+        _same(new, parse_document("run.sh", text), text)
+        # The first launch is the same object: it was not read again.
+        assert new.launches[0] is doc.launches[0]
+        doc = new
