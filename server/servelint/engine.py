@@ -433,6 +433,12 @@ def _signature(rule: Rule, inv: "argv.Invocation", base: int, release: ReleaseCh
         parts.append((name, None if var is None else (var.value, var.exact)))
     if "*" in reads:
         parts.append(tuple((w.text, w.span.start - base) for w in inv.extra))
+    if "config" in reads:
+        # The same `--config FILE` words read differently once the file
+        # appears, disappears or changes (an editor opens it unsaved).
+        cfg = inv.config_launch
+        parts.append(("config", inv.config_state, inv.config_file,
+                      None if cfg is None else tuple(w.text for w in cfg.args)))
     return tuple(parts)
 
 
