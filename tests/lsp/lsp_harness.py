@@ -97,7 +97,11 @@ class Session:
             )
         )
         # Let `initialized` (settings fetch, watcher registration) finish.
-        await asyncio.sleep(0.2)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + TIMEOUT
+        while not any(" ready: " in m.message for m in self.client.log_messages):
+            assert loop.time() < deadline, "the server never said it was ready"
+            await asyncio.sleep(0.01)
         return self.init_result
 
     def uri(self, name: str) -> str:

@@ -71,11 +71,19 @@ class DocState:
     published_id: str | None = None
     deps: frozenset[str] = frozenset()  # other files the last lint read
     has_config_ref: bool = False
+    # A launch names a --config file that could not be read: any YAML file
+    # appearing (opened, created) may be it.
+    waits_for_config: bool = False
     # The release of the file's last readable --config mapping, for
     # completing a key while the YAML is half typed.
     config_release: str | None = None
     pending: asyncio.Task | None = None
     inflight: tuple[int, asyncio.Future] | None = None
+
+
+# Handler names that raise on purpose, so tests can check that a failing
+# handler is logged and the session survives.
+_INJECTED_FAULTS = frozenset(filter(None, os.environ.get("SERVELINT_LSP_INJECT_FAULT", "").split(",")))
 
 
 def _guard(default: Any = None):
@@ -88,6 +96,8 @@ def _guard(default: Any = None):
             @functools.wraps(fn)
             async def run_async(self: "ServelintServer", *args, **kwargs):
                 try:
+                    if fn.__name__ in _INJECTED_FAULTS:
+                        raise RuntimeError(f"injected fault in {fn.__name__}")
                     return await fn(self, *args, **kwargs)
                 except asyncio.CancelledError:
                     raise
@@ -100,6 +110,8 @@ def _guard(default: Any = None):
         @functools.wraps(fn)
         def run(self: "ServelintServer", *args, **kwargs):
             try:
+                if fn.__name__ in _INJECTED_FAULTS:
+                    raise RuntimeError(f"injected fault in {fn.__name__}")
                 return fn(self, *args, **kwargs)
             except Exception as exc:
                 self.log_error(f"{fn.__name__} failed", exc)
@@ -309,6 +321,10 @@ class ServelintServer(LanguageServer):
             st.has_config_ref = any(
                 lr.invocation is not None and lr.invocation.config_path is not None for lr in result.launches
             )
+            st.waits_for_config = any(
+                lr.invocation is not None and getattr(lr.invocation, "config_state", "") == "missing"
+                for lr in result.launches
+            )
             if publish:
                 self._show(st)
             return st
@@ -343,7 +359,11 @@ class ServelintServer(LanguageServer):
             self.log_error("diagnostic refresh failed", exc)
 
     def dependents(self, path: str) -> list[str]:
-        return [u for u, st in self.docs.items() if path in st.deps and st.path != path]
+        yaml = path.endswith((".yaml", ".yml"))
+        return [
+            u for u, st in self.docs.items()
+            if st.path != path and (path in st.deps or (yaml and st.waits_for_config))
+        ]
 
     # -- settings ------------------------------------------------------------
 
@@ -414,6 +434,12 @@ def create_server() -> ServelintServer:
         # Documents opened before the settings arrived were linted with defaults.
         await ls.settings_changed()
         await _register_watchers(ls)
+        settings = ls.base_settings
+        ls.window_log_message(types.LogMessageParams(
+            type=types.MessageType.Info,
+            message=f"servelint {__version__} ready: {'pull' if ls.pull else 'push'} diagnostics, "
+                    f"lint {settings.lint_run}, vLLM release setting {settings.vllm_version or '(none)'}",
+        ))
 
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: ServelintServer, params: Any) -> None:
@@ -534,9 +560,6 @@ def create_server() -> ServelintServer:
             path = ls.path_of(change.uri)
             if os.path.basename(path) in CONFIG_NAMES:
                 project_config = True
-            elif change.type == types.FileChangeType.Created:
-                # A --config file that was missing may exist now.
-                touched.update(u for u, st in ls.docs.items() if st.has_config_ref)
             if change.uri not in ls.workspace.text_documents:
                 touched.update(ls.dependents(path))
         if project_config:
