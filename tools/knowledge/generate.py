@@ -72,35 +72,61 @@ def provision(version: str) -> None:
                    stdout=sys.stderr)
 
 
-def install_arch_deps() -> Path:
-    """Model-module imports the oracle venv lacks, in a side directory."""
-    req = HERE / "arch-requirements.txt"
-    target = WORK / "archdeps"
+def _pip_target(requirements: list[str], target: Path) -> Path:
+    """Install requirements with --no-deps into a side directory (once)."""
     stamp = target / ".stamp"
-    want = hashlib.sha256(req.read_bytes()).hexdigest()
+    want = hashlib.sha256("\n".join(requirements).encode()).hexdigest()
     if stamp.exists() and stamp.read_text() == want:
         return target
-    log(f"installing {req.name} into {target}")
+    log(f"installing {', '.join(requirements)} into {target}")
     py = ORACLE_HOME / "venv" / "bin" / "python"
     subprocess.run([str(py), "-m", "pip", "install", "--no-deps", "--progress-bar", "off",
-                    "--upgrade", "--target", str(target), "-r", str(req)],
+                    "--upgrade", "--target", str(target), *requirements],
                    check=True, stdout=sys.stderr)
     stamp.write_text(want)
     return target
 
 
-def dump(version: str) -> tuple[dict, dict, dict]:
+def _requirement_lines(path: Path) -> list[str]:
+    lines = (line.split("#", 1)[0].strip() for line in path.read_text().splitlines())
+    return [line for line in lines if line]
+
+
+def arch_dep_dirs(version: str) -> list[Path]:
+    """Side directories for dump_release.py, highest priority first: this
+    release's overrides (arch-overrides.txt), then the model-import deps
+    every release needs (arch-requirements.txt)."""
+    dirs = []
+    overrides = []
+    for line in _requirement_lines(HERE / "arch-overrides.txt"):
+        bound, requirement = line.split(None, 1)
+        if not bound.startswith("<="):
+            sys.exit(f"arch-overrides.txt: unsupported range {bound!r}")
+        if version_key(version) <= version_key(bound[2:]):
+            overrides.append(requirement)
+    if overrides:
+        key = hashlib.sha256("\n".join(overrides).encode()).hexdigest()[:12]
+        dirs.append(_pip_target(overrides, WORK / "archdeps-overrides" / key))
+    dirs.append(_pip_target(_requirement_lines(HERE / "arch-requirements.txt"), WORK / "archdeps"))
+    return dirs
+
+
+def dump(version: str, reuse_schema: bool = False) -> tuple[dict, dict, dict]:
     raw = WORK / "raw"
     raw.mkdir(parents=True, exist_ok=True)
     schema_path = raw / f"schema-{version}.json"
     release_path = raw / f"release-{version}.json"
-    log(f"{version}: dump_schema.sh")
-    subprocess.run([str(ORACLE_DIR / "dump_schema.sh"), version, str(schema_path)],
-                   check=True, env=_oracle_env(), stdout=sys.stderr)
-    archdeps = install_arch_deps()
+    if reuse_schema and schema_path.exists():
+        log(f"{version}: reusing {schema_path}")
+    else:
+        log(f"{version}: dump_schema.sh")
+        subprocess.run([str(ORACLE_DIR / "dump_schema.sh"), version, str(schema_path)],
+                       check=True, env=_oracle_env(), stdout=sys.stderr)
+    archdeps = ":".join(str(d) for d in arch_dep_dirs(version))
     log(f"{version}: dump_release.py")
     # oracle_env (the tool's lib/env.sh) sets PYTHONPATH and the variables
-    # that select the CPU platform for this release; we only append archdeps.
+    # that select the CPU platform for this release; we only append our side
+    # directories (PYTHONPATH still precedes the venv's site-packages).
     script = (
         'source "$1/lib/env.sh"; oracle_env "$2"; '
         'export PYTHONPATH="$PYTHONPATH:$3"; cd "$(dirname "$4")"; exec "$VPY" "$4" "$5"'
@@ -269,13 +295,17 @@ def normalise(version: str, schema: dict, release: dict, ready: dict) -> dict:
 
 
 # --- 5: encoding ---------------------------------------------------------------
-def _dumps(obj) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, sort_keys=False)
+def _dumps(obj, sort_keys: bool = False) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, sort_keys=sort_keys)
 
 
 class Pool:
     """Unique values shared by all releases (help texts, JSON field trees):
-    most are identical from one release to the next."""
+    most are identical from one release to the next.
+
+    A field tree ``{name: entry}`` is stored as ``{name: entry id}`` and an
+    entry's nested ``fields`` as a tree id, so a config class that changed
+    one field between releases shares every other entry."""
 
     def __init__(self):
         self.items: list = []
@@ -289,6 +319,16 @@ class Pool:
             self.ids[key] = len(self.items)
             self.items.append(value)
         return self.ids[key]
+
+    def add_tree(self, fields: dict | None) -> int | None:
+        if fields is None:
+            return None
+        tree = {}
+        for name, entry in fields.items():
+            if isinstance(entry, dict) and "fields" in entry:
+                entry = {**entry, "fields": self.add_tree(entry["fields"])}
+            tree[name] = self.add(entry)
+        return self.add(tree)
 
 
 def _write(path: Path, text: str, gz: bool = False) -> None:
@@ -316,7 +356,7 @@ def encode(records: dict[str, dict]) -> None:
             js = o["json"]
             row = [o[c] for c in _flags.CORE_COLUMNS]
             row.append(pool.add(o["help"]))
-            row.append(None if js is None else [js["kind"], js["dataclass"], pool.add(js["fields"])])
+            row.append(None if js is None else [js["kind"], js["dataclass"], pool.add_tree(js["fields"])])
             rows.append(row)
         _write(DATA / f"flags-{v}.json.gz", _dumps({
             "source": rec["source"],
@@ -331,37 +371,12 @@ def encode(records: dict[str, dict]) -> None:
         "texts": pool.items,
     }), gz=True)
 
-    # Architectures: one table of distinct fact rows; each release maps
-    # architecture -> row.  Most rows are identical across releases.
-    fields: list[str] = []
-    for v in releases:
-        for f in records[v]["model_info_fields"]:
-            if f not in fields:
-                fields.append(f)
-    rows, row_ids, per_release = [], {}, {}
-    for v in releases:
-        rec = records[v]
-        mapping = {}
-        for name in sorted(rec["architectures"]):
-            a = rec["architectures"][name]
-            key = json.dumps(a, sort_keys=True)
-            if key not in row_ids:
-                row_ids[key] = len(rows)
-                rows.append(a)
-            mapping[name] = row_ids[key]
-        per_release[v] = {
-            "source": rec["source"],
-            "model_info_fields": rec["model_info_fields"],
-            "architectures": mapping,
-        }
     _write(DATA / "architectures.json.gz", _dumps({
         "source": {**generated, "what": "vllm.model_executor.models.registry._ModelInfo."
                    "from_model_cls(load_model_cls()) for every ModelRegistry key, computed "
                    "in-process on CpuPlatform by tools/knowledge/dump_release.py"},
-        "fields": fields,
-        "rows": rows,
-        "releases": per_release,
-    }), gz=True)
+        **encode_architectures(records, releases),
+    }, sort_keys=True), gz=True)  # sorted: re-encoding decoded data gives the same bytes
 
     # Which releases accept each option string (bit i = releases[i]).
     masks: dict[str, int] = {}
@@ -387,6 +402,73 @@ def encode(records: dict[str, dict]) -> None:
     }))
 
 
+def _most_common(values: list) -> object:
+    counts: dict[str, list] = {}
+    for v in values:
+        counts.setdefault(json.dumps(v, sort_keys=True), [0, v])[0] += 1
+    return max(counts.values(), key=lambda c: c[0])[1] if counts else None
+
+
+def encode_architectures(records: dict[str, dict], releases: list[str]) -> dict:
+    """One table of distinct architecture rows shared by all releases.
+
+    A row stores only the ``_ModelInfo`` values (``info``) and interface
+    predicates (``extras``) that differ from the most common value of that
+    field; each release lists its own field and predicate names.  So when a
+    release adds a field that is False for nearly every class, the rows of
+    the older releases still match and are stored once."""
+    fields: list[str] = []
+    extras_names: dict[str, list[str]] = {}
+    for v in releases:
+        for f in records[v]["model_info_fields"]:
+            if f not in fields:
+                fields.append(f)
+        names = set()
+        for a in records[v]["architectures"].values():
+            names.update(a.get("extras", {}))
+        extras_names[v] = sorted(names)
+    every = [a for v in releases for a in records[v]["architectures"].values() if "model_info" in a]
+    defaults = {f: _most_common([a["model_info"][f] for a in every if f in a["model_info"]]) for f in fields}
+    all_extras = sorted({n for names in extras_names.values() for n in names})
+    extras_defaults = {n: _most_common([a["extras"][n] for a in every if n in a["extras"]]) for n in all_extras}
+
+    rows, row_ids, per_release = [], {}, {}
+    for v in releases:
+        rec = records[v]
+        mapping = {}
+        for name in sorted(rec["architectures"]):
+            a = dict(rec["architectures"][name])
+            if "model_info" in a:
+                info = a.pop("model_info")
+                a["info"] = {f: x for f, x in info.items() if x != defaults[f]}
+                missing = set(rec["model_info_fields"]) - set(info)
+                if missing:
+                    sys.exit(f"{v} {name}: _ModelInfo lacks {sorted(missing)}")
+                extras = a.pop("extras")
+                sparse = {n: x for n, x in extras.items() if x != extras_defaults[n]}
+                # A predicate that could not be evaluated for this class.
+                sparse.update({n: None for n in extras_names[v] if n not in extras})
+                a["extras"] = sparse
+            key = json.dumps(a, sort_keys=True)
+            if key not in row_ids:
+                row_ids[key] = len(rows)
+                rows.append(a)
+            mapping[name] = row_ids[key]
+        per_release[v] = {
+            "source": rec["source"],
+            "model_info_fields": rec["model_info_fields"],
+            "extras": extras_names[v],
+            "architectures": mapping,
+        }
+    return {
+        "fields": fields,
+        "defaults": defaults,
+        "extras_defaults": extras_defaults,
+        "rows": rows,
+        "releases": per_release,
+    }
+
+
 def existing_records(skip: set[str]) -> dict[str, dict]:
     """Read back the releases already encoded in data/."""
     out = {}
@@ -401,6 +483,8 @@ def main() -> None:
     ap.add_argument("versions", nargs="*", help="vLLM releases to (re)generate, e.g. 0.34.0")
     ap.add_argument("--rebuild", action="store_true",
                     help="re-encode data/ from the checked-in data (and raw dumps of VERSIONS) only")
+    ap.add_argument("--reuse-schema", action="store_true",
+                    help="keep a schema dump already in the work directory (dump_release.py still runs)")
     ap.add_argument("--from-raw", action="store_true",
                     help="use the raw dumps already in the work directory instead of running vLLM")
     args = ap.parse_args()
@@ -416,7 +500,7 @@ def main() -> None:
             ready = dict(line.split("=", 1) for line in stamp.read_text().splitlines() if "=" in line)
         else:
             provision(v)
-            schema, release, ready = dump(v)
+            schema, release, ready = dump(v, reuse_schema=args.reuse_schema)
         fresh[v] = normalise(v, schema, release, ready)
     records = existing_records(set(fresh))
     records.update(fresh)
