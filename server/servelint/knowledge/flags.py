@@ -23,6 +23,7 @@ import json
 import os
 import zlib
 from collections.abc import Iterator, Mapping
+
 # os.path rather than pathlib: pathlib alone costs ~5 ms of cold start.
 DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
@@ -108,6 +109,26 @@ def _text(i: int | None) -> object:
     return _texts[i]
 
 
+_trees: dict[int, dict] = {}
+
+
+def _tree(i: int | None) -> dict | None:
+    """Rebuild a JSON-option field tree interned by the generator: a tree is
+    ``{name: entry id}``, an entry's nested ``fields`` is a tree id.  Built
+    once and shared: callers must not modify it."""
+    if i is None:
+        return None
+    if i in _trees:
+        return _trees[i]
+    out = _trees[i] = {}
+    for name, entry_id in _text(i).items():
+        entry = _text(entry_id)
+        if isinstance(entry, dict) and "fields" in entry:
+            entry = {**entry, "fields": _tree(entry["fields"])}
+        out[name] = entry
+    return out
+
+
 class Option:
     """One argparse action of the ``vllm serve`` parser (one ``dest``).
 
@@ -173,7 +194,7 @@ class Option:
         if self._json is None:
             return None
         kind, dataclass, fields = self._json
-        return {"kind": kind, "dataclass": dataclass, "fields": _text(fields)}
+        return {"kind": kind, "dataclass": dataclass, "fields": _tree(fields)}
 
     @property
     def name(self) -> str:
@@ -218,7 +239,8 @@ class ArchFacts:
         "_all_fields",
     )
 
-    def __init__(self, name: str, row: dict, fields: list[str], all_fields: list[str]) -> None:
+    def __init__(self, name: str, row: dict, rel: dict, data: dict) -> None:
+        fields = rel["model_info_fields"]
         self.name = name
         self.fields = fields
         self.module = row.get("module")
@@ -227,11 +249,23 @@ class ArchFacts:
         self.interfaces = row.get("interfaces_in_mro") or []
         self.registry_groups = row.get("registry_groups") or []
         self.models_config_map = row.get("models_config_map")
-        self.extras = row.get("extras") or {}
         self.error = row.get("error")
         self.platform_dependent = row.get("platform_dependent")
-        self._info = row.get("model_info") or {}
-        self._all_fields = all_fields
+        # Rows are sparse: only values that differ from the most common one
+        # are stored (see generate.py's encode_architectures).
+        if self.error:
+            self._info = {}
+            self.extras = {}
+        else:
+            info, defaults = row["info"], data["defaults"]
+            self._info = {f: info.get(f, defaults[f]) for f in fields}
+            extras, edefaults = row["extras"], data["extras_defaults"]
+            self.extras = {}
+            for n in rel["extras"]:
+                value = extras.get(n, edefaults[n])
+                if value is not None:  # None: the predicate failed for this class
+                    self.extras[n] = value
+        self._all_fields = data["fields"]
 
     def __getattr__(self, attr: str) -> object:
         # Only called for names that are not slots: the _ModelInfo fields.
@@ -267,8 +301,9 @@ class Architectures(Mapping):
     def __init__(self, version: str) -> None:
         data = _arch_data()
         rel = data["releases"][version]
+        self._data = data
+        self._rel = rel
         self._rows = data["rows"]
-        self._all_fields = data["fields"]
         self._fields = rel["model_info_fields"]
         self._map: dict[str, int] = rel["architectures"]
         self._made: dict[str, ArchFacts] = {}
@@ -278,7 +313,7 @@ class Architectures(Mapping):
         facts = self._made.get(name)
         if facts is None:
             row = self._rows[self._map[name]]
-            facts = self._made[name] = ArchFacts(name, row, self._fields, self._all_fields)
+            facts = self._made[name] = ArchFacts(name, row, self._rel, self._data)
         return facts
 
     def __iter__(self) -> Iterator[str]:
@@ -351,6 +386,7 @@ def clear_caches() -> None:
     global _index, _texts, _archs
     _index = _texts = _archs = None
     _loaded.clear()
+    _trees.clear()
 
 
 def export_record(version: str) -> dict:
@@ -365,14 +401,22 @@ def export_record(version: str) -> dict:
         rec["json"] = o.json
         rec["help"] = o.help
         options.append(rec)
-    archs = _arch_data()
-    rel = archs["releases"][v]
+    table = Architectures(v)
+    architectures = {}
+    for name in table:
+        facts = table[name]
+        rec = dict(table._rows[table._map[name]])
+        if not facts.error:
+            del rec["info"]
+            rec["model_info"] = facts.as_dict()
+            rec["extras"] = dict(facts.extras)
+        architectures[name] = rec
     return {
         "version": v,
         "source": data["source"],
         "options": options,
-        "model_info_fields": rel["model_info_fields"],
-        "architectures": {a: archs["rows"][i] for a, i in rel["architectures"].items()},
+        "model_info_fields": table.model_info_fields,
+        "architectures": architectures,
         "problems": [],
     }
 
