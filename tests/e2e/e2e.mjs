@@ -108,6 +108,10 @@ async function main() {
     const notes = await page.locator(".notifications-toasts .notification-toast").allInnerTexts().catch(() => []);
     if (notes.length) console.error(`notifications on screen:\n  ${notes.join("\n  ")}`);
     // What the editor did show, so a wrong message or severity is obvious.
+    const counts = await page
+      .evaluate(() => ["error", "warning", "info", "hint"].map((k) => `${document.querySelectorAll(`.squiggly-${k}`).length} ${k}`))
+      .catch(() => []);
+    console.error(`squiggles in the editor: ${counts.join(", ")}`);
     await page.keyboard.press("Escape").catch(() => undefined);
     if (!(await page.locator(".markers-panel").isVisible().catch(() => false))) {
       await page.keyboard.press("Control+Shift+M").catch(() => undefined);
