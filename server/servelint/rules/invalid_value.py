@@ -97,6 +97,19 @@ _CONFIG_CHECKS = {
 }
 
 
+def _keys_are_fields(opt, json_info: dict) -> bool:
+    """Whether the keys of the flag's JSON object are the fields listed for
+    it.  A dataclass kind is validated as that class; a plain JSON dict only
+    when vLLM builds the flag's own config class from it
+    (--speculative-config -> SpeculativeConfig).  The class listed for
+    --limit-mm-per-prompt (dict[str, int | BaseDummyOptions], 0.25.0-0.30.0)
+    describes the values: its keys are modality names."""
+    if json_info.get("kind") == "dataclass":
+        return True
+    own = "".join(part.capitalize() for part in opt.dest.split("_"))
+    return json_info.get("dataclass") == own
+
+
 def _listing(values) -> str:
     shown = [str(v) for v in values][:12]
     more = len(values) - len(shown)
@@ -211,7 +224,9 @@ class InvalidValue(Rule):
             yield Finding(word.span, f"{flag.canonical} takes a JSON object such as '{{\"key\": value}}' (got {_short(word.text)})",
                           flag=flag.canonical, path=word.path)
             return
-        if json_info and isinstance(value, dict) and (deciding or json_info.get("kind") == "dataclass"):
+        if json_info and isinstance(value, dict) and _keys_are_fields(opt, json_info) and (
+            deciding or json_info.get("kind") == "dataclass"
+        ):
             yield from self._json_keys(ctx, flag, word, value, json_info)
         if not deciding:
             return
