@@ -15,7 +15,11 @@ The oracle runs in this directory, so ``--config configs/x.yaml`` finds the
 fixtures, and bundled model names (``llama``...) resolve to the oracle's
 ``models/<name>``, whose ``config.json`` files are copied in ``models/``.
 
-``--only PREFIX`` re-runs the cases whose id starts with PREFIX and merges
+``run_oracle.py replayssm [--releases R ...]`` regenerates the ReplaySSM
+family's verdicts instead (``replayssm/verdicts-<release>[-gpu].json``, for
+tests/rules/test_replayssm_conformance.py).
+
+``--only PREFIX[,PREFIX...]`` re-runs the cases whose id starts with a PREFIX and merges
 them into the existing verdict files (for adding cases without re-running
 all of them).
 """
@@ -61,6 +65,7 @@ def _scrub(text: str | None) -> str | None:
         return None
     text = text.replace(str(ORACLE_DIR / "models") + "/", "<models>/")
     text = text.replace(str(HERE) + "/", "")
+    text = re.sub(r" at 0x[0-9a-f]+>", ">", text)  # object addresses differ per run
     return re.sub(r"/[\w./-]*/oracle-home/[\w./-]*", "<oracle-home>", text)
 
 
@@ -85,21 +90,26 @@ def verdict(result: dict) -> dict:
     return out
 
 
-def run_release(release: str, cases: dict[str, dict]) -> dict[str, dict]:
+def oracle(release: str, cases: dict[str, dict], cwd: Path, gpu: bool = True) -> dict[str, dict]:
+    """vLLM's raw results (the oracle's JSON) for ``{id: {"argv", "env"}}``."""
     with tempfile.TemporaryDirectory(prefix=f"conformance-{release}-") as tmp:
         cases_file = Path(tmp) / "cases.json"
         out_file = Path(tmp) / "results.json"
         cases_file.write_text(json.dumps({cid: (c if c.get("env") else c["argv"]) for cid, c in cases.items()}))
         started = time.monotonic()
-        proc = subprocess.run(
-            [str(ORACLE_DIR / "oracle.sh"), release, "--gpu-defaults", "--json", str(cases_file), "--out", str(out_file)],
-            cwd=HERE, capture_output=True, text=True,
-        )
+        cmd = [str(ORACLE_DIR / "oracle.sh"), release, *(["--gpu-defaults"] if gpu else []),
+               "--json", str(cases_file), "--out", str(out_file)]
+        proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
         if proc.returncode != 0 or not out_file.exists():
             raise RuntimeError(f"oracle {release} failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
         results = json.loads(out_file.read_text())
-    print(f"[{release}] {len(results)} cases in {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
-    return {cid: verdict(r) for cid, r in results.items()}
+    print(f"[{release}{' gpu' if gpu else ''}] {len(results)} cases in {time.monotonic() - started:.0f} s",
+          file=sys.stderr, flush=True)
+    return results
+
+
+def run_release(release: str, cases: dict[str, dict]) -> dict[str, dict]:
+    return {cid: verdict(r) for cid, r in oracle(release, cases, HERE).items()}
 
 
 def write_verdicts(release: str, verdicts: dict[str, dict]) -> None:
@@ -118,23 +128,22 @@ def write_verdicts(release: str, verdicts: dict[str, dict]) -> None:
 
 
 def main() -> int:
+    if sys.argv[1:2] == ["replayssm"]:
+        return replayssm_main(sys.argv[2:])
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("releases", nargs="*")
     ap.add_argument("-j", "--jobs", type=int, default=2, help="releases checked at once (each is one oracle process)")
-    ap.add_argument("--only", help="re-run only cases whose id starts with this, merging into existing verdicts")
+    ap.add_argument("--only", help="re-run only the cases whose id starts with one of these comma-separated "
+                    "prefixes, merging them into the existing verdicts")
     args = ap.parse_args()
     odd = [r for r in args.releases if not re.fullmatch(r"\d+\.\d+\.\d+", r)]
     if odd:
-        ap.error(f"not a vLLM release: {', '.join(odd)} (this script runs the flag-level cases in cases/)")
+        ap.error(f"not a vLLM release: {', '.join(odd)}")
     cases = load_cases()
     if args.only:
-        cases = {cid: c for cid, c in cases.items() if cid.startswith(args.only)}
-    ready = ready_releases()
-    wanted = args.releases or list(RELEASES)
-    missing = [r for r in wanted if r not in ready]
-    if missing:
-        print(f"not ready in the oracle (skipped): {', '.join(missing)}", file=sys.stderr)
-    todo = [r for r in wanted if r in ready]
+        prefixes = tuple(p for p in args.only.split(",") if p)
+        cases = {cid: c for cid, c in cases.items() if cid.startswith(prefixes)}
+    todo, missing = _ready(args.releases or list(RELEASES))
 
     def one(release: str) -> None:
         verdicts = run_release(release, cases)
@@ -146,9 +155,64 @@ def main() -> int:
         known = load_cases()
         write_verdicts(release, {cid: v for cid, v in verdicts.items() if cid in known})
 
-    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        for fut in [pool.submit(one, r) for r in todo]:
+    _each(todo, one, args.jobs)
+    return 1 if missing else 0
+
+
+def _ready(wanted: list[str]) -> tuple[list[str], list[str]]:
+    ready = ready_releases()
+    missing = [r for r in wanted if r not in ready]
+    if missing:
+        print(f"not ready in the oracle (skipped): {', '.join(missing)}", file=sys.stderr)
+    return [r for r in wanted if r in ready], missing
+
+
+def _each(items, fn, jobs: int) -> None:
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for fut in [pool.submit(fn, item) for item in items]:
             fut.result()
+
+
+# -- the ReplaySSM family's suite (replayssm/, owned by its own tests) ----------
+
+# The fields of an oracle result that replayssm/verdicts-*.json keep.
+_REPLAYSSM_FIELDS = ("result", "stage", "exception_class", "message", "message_source", "raised_at",
+                     "validation_title", "summary")
+
+
+def replayssm_main(argv: list[str]) -> int:
+    """``run_oracle.py replayssm [--releases R ...]``: the verdicts read by
+    tests/rules/test_replayssm_conformance.py, for vLLM's CPU defaults
+    (``verdicts-<release>.json``) and with ``--gpu-defaults``
+    (``verdicts-<release>-gpu.json``), run from replayssm/ so its
+    ``--config yaml/...`` paths resolve."""
+    ap = argparse.ArgumentParser(prog="run_oracle.py replayssm")
+    ap.add_argument("--releases", nargs="+", default=list(RELEASES))
+    ap.add_argument("-j", "--jobs", type=int, default=2)
+    args = ap.parse_args(argv)
+    suite = HERE / "replayssm"
+    raw = json.loads((suite / "cases.json").read_text())
+    cases = {cid: c if isinstance(c, dict) else {"argv": c} for cid, c in raw.items()}
+    # Model directories the oracle does not bundle (kimi-linear) are passed by path.
+    bundled = {p.name for p in (ORACLE_DIR / "models").iterdir() if p.is_dir()}
+    local = {p.name for p in (HERE / "models").iterdir() if p.is_dir()} - bundled
+    for c in cases.values():
+        c["argv"] = [str(HERE / "models" / a) if a in local else a for a in c["argv"]]
+    todo, missing = _ready(args.releases)
+
+    def one(job: tuple[str, bool]) -> None:
+        release, gpu = job
+        results = oracle(release, cases, suite, gpu=gpu)
+        doc = {
+            "generated_by": "tests/conformance/run_oracle.py (vllm-oracle oracle.sh --json)",
+            "gpu_defaults": gpu,
+            "vllm_version": release,
+            "verdicts": {cid: {k: r[k] for k in _REPLAYSSM_FIELDS if k in r} for cid, r in results.items()},
+        }
+        out = suite / f"verdicts-{release}{'-gpu' if gpu else ''}.json"
+        out.write_text(json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+
+    _each([(r, gpu) for r in todo for gpu in (False, True)], one, args.jobs)
     return 1 if missing else 0
 
 
