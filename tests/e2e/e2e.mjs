@@ -224,7 +224,7 @@ async function run(page) {
   const dangling = lines.findIndex((l, i) => /\\\s*$/.test(l) && (i === lines.length - 1 || lines[i + 1].trim() === ""));
   check(dangling < 0, `no dangling backslash (line ${dangling + 1})`);
   check(
-    lines.some((l) => l.startsWith("vllm serve state-spaces/mamba-2.7b")) && lines.some((l) => l.includes("--port 8000")),
+    lines.some((l) => l.startsWith("vllm serve mistralai/Mamba-Codestral-7B-v0.1")) && lines.some((l) => l.includes("--port 8000")),
     "the rest of the launch is intact",
   );
 }

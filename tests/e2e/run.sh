@@ -89,7 +89,7 @@ EOF
 cat >"$WORK/ws/launch.sh" <<'EOF'
 #!/bin/sh
 # servelint: vllm=0.28.0
-vllm serve state-spaces/mamba-2.7b \
+vllm serve mistralai/Mamba-Codestral-7B-v0.1 \
   --use-replayssm \
   --port 8000
 EOF
