@@ -343,7 +343,7 @@ def _write(path: Path, text: str, gz: bool = False) -> None:
 def encode(records: dict[str, dict]) -> None:
     releases = sorted(records, key=version_key)
     DATA.mkdir(parents=True, exist_ok=True)
-    pool = Pool()
+    helps, trees = Pool(), Pool()
     generated = {
         "generator": f"tools/knowledge/generate.py v{GENERATOR_VERSION}",
         "generated": _dt.date.today().isoformat(),
@@ -355,8 +355,8 @@ def encode(records: dict[str, dict]) -> None:
         for o in rec["options"]:
             js = o["json"]
             row = [o[c] for c in _flags.CORE_COLUMNS]
-            row.append(pool.add(o["help"]))
-            row.append(None if js is None else [js["kind"], js["dataclass"], pool.add_tree(js["fields"])])
+            row.append(helps.add(o["help"]))
+            row.append(None if js is None else [js["kind"], js["dataclass"], trees.add_tree(js["fields"])])
             rows.append(row)
         _write(DATA / f"flags-{v}.json.gz", _dumps({
             "source": rec["source"],
@@ -364,11 +364,18 @@ def encode(records: dict[str, dict]) -> None:
             "options": rows,
         }), gz=True)
 
-    _write(DATA / "texts.json.gz", _dumps({
-        "source": {**generated, "what": "help texts and JSON-config field trees, "
-                   "shared by the flags-<version>.json.gz files (referenced by index)",
+    # Help texts (hover, docs) and JSON field trees (value checks) are used
+    # by different features, so each is read only when first needed.
+    _write(DATA / "help.json.gz", _dumps({
+        "source": {**generated, "what": "help texts, shared by the flags-<version>.json.gz "
+                   "files (referenced by index)", "releases": releases},
+        "texts": helps.items,
+    }), gz=True)
+    _write(DATA / "fields.json.gz", _dumps({
+        "source": {**generated, "what": "fields of JSON-valued options (trees {name: entry id}, "
+                   "entries with nested 'fields' as tree ids), referenced by the flags files",
                    "releases": releases},
-        "texts": pool.items,
+        "texts": trees.items,
     }), gz=True)
 
     _write(DATA / "architectures.json.gz", _dumps({
@@ -432,12 +439,21 @@ def encode_architectures(records: dict[str, dict], releases: list[str]) -> dict:
     all_extras = sorted({n for names in extras_names.values() for n in names})
     extras_defaults = {n: _most_common([a["extras"][n] for a in every if n in a["extras"]]) for n in all_extras}
 
+    # Rows are lists in ROW_COLUMNS order; string lists (registry groups,
+    # interfaces) are interned in ``lists``; each release lists a row id per
+    # entry of ``names`` (None: not registered in that release).
+    lists = Pool()
+    names = sorted({n for v in releases for n in records[v]["architectures"]})
     rows, row_ids, per_release = [], {}, {}
     for v in releases:
         rec = records[v]
-        mapping = {}
-        for name in sorted(rec["architectures"]):
-            a = dict(rec["architectures"][name])
+        ids = []
+        for name in names:
+            a = rec["architectures"].get(name)
+            if a is None:
+                ids.append(None)
+                continue
+            a = dict(a)
             if "model_info" in a:
                 info = a.pop("model_info")
                 a["info"] = {f: x for f, x in info.items() if x != defaults[f]}
@@ -449,22 +465,29 @@ def encode_architectures(records: dict[str, dict], releases: list[str]) -> dict:
                 # A predicate that could not be evaluated for this class.
                 sparse.update({n: None for n in extras_names[v] if n not in extras})
                 a["extras"] = sparse
-            key = json.dumps(a, sort_keys=True)
+            for key in ("registry_groups", "interfaces_in_mro"):
+                if key in a:
+                    a[key] = lists.add(a[key])
+            row = [a.get(c) for c in _flags.ARCH_ROW_COLUMNS]
+            key = json.dumps(row, sort_keys=True)
             if key not in row_ids:
                 row_ids[key] = len(rows)
-                rows.append(a)
-            mapping[name] = row_ids[key]
+                rows.append(row)
+            ids.append(row_ids[key])
         per_release[v] = {
             "source": rec["source"],
             "model_info_fields": rec["model_info_fields"],
             "extras": extras_names[v],
-            "architectures": mapping,
+            "rows": ids,
         }
     return {
         "fields": fields,
         "defaults": defaults,
         "extras_defaults": extras_defaults,
+        "lists": lists.items,
+        "row_columns": list(_flags.ARCH_ROW_COLUMNS),
         "rows": rows,
+        "names": names,
         "releases": per_release,
     }
 

@@ -9,9 +9,9 @@ Loading is split by cost, because the CLI's whole cold start must fit in
 
 * ``flags-<version>.json.gz`` holds what every check needs (option strings,
   kinds, choices, defaults...): one small gzipped JSON per release.
-* help texts and the field trees of JSON-valued options live in the shared
-  ``texts.json.gz`` and are read the first time any ``Option.help`` or
-  ``Option.json`` is asked for.
+* help texts (``help.json.gz``) and the field trees of JSON-valued options
+  (``fields.json.gz``) are shared by all releases and read the first time
+  any ``Option.help`` / ``Option.json`` is asked for.
 * architecture facts live in the shared ``architectures.json.gz``, read on
   the first access to ``Knowledge.architectures``.
 """
@@ -97,16 +97,17 @@ def canonical_version(version: str) -> str:
     return v
 
 
-_texts: list | None = None
+_pools: dict[str, list] = {}
 
 
-def _text(i: int | None) -> object:
-    global _texts
+def _pooled(name: str, i: int | None) -> object:
+    """Entry ``i`` of a shared pool file (help.json.gz, fields.json.gz)."""
     if i is None:
         return None
-    if _texts is None:
-        _texts = _read_json("texts.json.gz")["texts"]
-    return _texts[i]
+    pool = _pools.get(name)
+    if pool is None:
+        pool = _pools[name] = _read_json(name)["texts"]
+    return pool[i]
 
 
 _trees: dict[int, dict] = {}
@@ -121,8 +122,8 @@ def _tree(i: int | None) -> dict | None:
     if i in _trees:
         return _trees[i]
     out = _trees[i] = {}
-    for name, entry_id in _text(i).items():
-        entry = _text(entry_id)
+    for name, entry_id in _pooled("fields.json.gz", i).items():
+        entry = _pooled("fields.json.gz", entry_id)
         if isinstance(entry, dict) and "fields" in entry:
             entry = {**entry, "fields": _tree(entry["fields"])}
         out[name] = entry
@@ -179,7 +180,7 @@ class Option:
 
     @property
     def help(self) -> str | None:
-        return _text(self._help)
+        return _pooled("help.json.gz", self._help)
 
     @property
     def json(self) -> dict | None:
@@ -241,14 +242,15 @@ class ArchFacts:
 
     def __init__(self, name: str, row: dict, rel: dict, data: dict) -> None:
         fields = rel["model_info_fields"]
+        lists = data["lists"]
         self.name = name
         self.fields = fields
-        self.module = row.get("module")
-        self.class_name = row.get("class_name")
-        self.resolved_class = row.get("resolved_class")
-        self.interfaces = row.get("interfaces_in_mro") or []
-        self.registry_groups = row.get("registry_groups") or []
-        self.models_config_map = row.get("models_config_map")
+        self.module = row["module"]
+        self.class_name = row["class_name"]
+        self.resolved_class = row["resolved_class"]
+        self.interfaces = [] if row["interfaces_in_mro"] is None else lists[row["interfaces_in_mro"]]
+        self.registry_groups = [] if row["registry_groups"] is None else lists[row["registry_groups"]]
+        self.models_config_map = row["models_config_map"]
         self.error = row.get("error")
         self.platform_dependent = row.get("platform_dependent")
         # Rows are sparse: only values that differ from the most common one
@@ -295,6 +297,21 @@ def _arch_data() -> dict:
     return _archs
 
 
+# Columns of a row in architectures.json.gz (the encoder writes them too).
+ARCH_ROW_COLUMNS = (
+    "module",
+    "class_name",
+    "registry_groups",  # index into "lists"
+    "models_config_map",
+    "resolved_class",
+    "interfaces_in_mro",  # index into "lists"
+    "info",  # sparse _ModelInfo: only values that differ from "defaults"
+    "extras",  # sparse, against "extras_defaults"; None: predicate failed
+    "platform_dependent",
+    "error",
+)
+
+
 class Architectures(Mapping):
     """Architecture name -> ArchFacts for one release (built on first use)."""
 
@@ -303,17 +320,22 @@ class Architectures(Mapping):
         rel = data["releases"][version]
         self._data = data
         self._rel = rel
-        self._rows = data["rows"]
         self._fields = rel["model_info_fields"]
-        self._map: dict[str, int] = rel["architectures"]
+        # names[i] -> row id in this release (None: not registered).
+        self._map: dict[str, int] = {
+            name: rid for name, rid in zip(data["names"], rel["rows"]) if rid is not None
+        }
         self._made: dict[str, ArchFacts] = {}
         self.source: dict = rel["source"]
+
+    def row(self, name: str) -> dict:
+        """The stored row of an architecture, by column name."""
+        return dict(zip(ARCH_ROW_COLUMNS, self._data["rows"][self._map[name]]))
 
     def __getitem__(self, name: str) -> ArchFacts:
         facts = self._made.get(name)
         if facts is None:
-            row = self._rows[self._map[name]]
-            facts = self._made[name] = ArchFacts(name, row, self._rel, self._data)
+            facts = self._made[name] = ArchFacts(name, self.row(name), self._rel, self._data)
         return facts
 
     def __iter__(self) -> Iterator[str]:
@@ -383,9 +405,10 @@ def load(version: str) -> Knowledge:
 
 def clear_caches() -> None:
     """Forget everything read from data/ (for the generator and tests)."""
-    global _index, _texts, _archs
-    _index = _texts = _archs = None
+    global _index, _archs
+    _index = _archs = None
     _loaded.clear()
+    _pools.clear()
     _trees.clear()
 
 
@@ -404,12 +427,22 @@ def export_record(version: str) -> dict:
     table = Architectures(v)
     architectures = {}
     for name in table:
-        facts = table[name]
-        rec = dict(table._rows[table._map[name]])
-        if not facts.error:
-            del rec["info"]
-            rec["model_info"] = facts.as_dict()
-            rec["extras"] = dict(facts.extras)
+        f = table[name]
+        rec = {
+            "module": f.module,
+            "class_name": f.class_name,
+            "registry_groups": f.registry_groups,
+            "models_config_map": f.models_config_map,
+        }
+        if f.platform_dependent:
+            rec["platform_dependent"] = f.platform_dependent
+        if f.error:
+            rec["error"] = f.error
+        else:
+            rec["model_info"] = f.as_dict()
+            rec["resolved_class"] = f.resolved_class
+            rec["interfaces_in_mro"] = f.interfaces
+            rec["extras"] = dict(f.extras)
         architectures[name] = rec
     return {
         "version": v,
