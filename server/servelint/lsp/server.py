@@ -18,6 +18,7 @@ import asyncio
 import functools
 import logging
 import os
+import sys
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -675,6 +676,11 @@ def run(mode: str = "stdio", host: str = "127.0.0.1", port: int = 2087) -> int:
     if mode == "tcp":
         server.start_tcp(host, port)
     elif mode == "ws":
+        try:
+            import websockets  # noqa: F401
+        except ImportError:
+            print("servelint lsp --ws needs the websockets package: pip install 'pygls[ws]'", file=sys.stderr)
+            return 2
         server.start_ws(host, port)
     else:
         server.start_io()
