@@ -299,13 +299,17 @@ def _dumps(obj, sort_keys: bool = False) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False, sort_keys=sort_keys)
 
 
+INTERNED_ENTRY_KEYS = _flags.INTERNED_ENTRY_KEYS
+
+
 class Pool:
     """Unique values shared by all releases (help texts, JSON field trees):
     most are identical from one release to the next.
 
-    A field tree ``{name: entry}`` is stored as ``{name: entry id}`` and an
-    entry's nested ``fields`` as a tree id, so a config class that changed
-    one field between releases shares every other entry."""
+    A field tree ``{name: entry}`` is stored as ``{name: entry id}``; an
+    entry's nested ``fields`` is a tree id and its ``help``/``choices`` are
+    item ids, so a config class that changed one field between releases
+    shares every other entry."""
 
     def __init__(self):
         self.items: list = []
@@ -325,8 +329,15 @@ class Pool:
             return None
         tree = {}
         for name, entry in fields.items():
-            if isinstance(entry, dict) and "fields" in entry:
-                entry = {**entry, "fields": self.add_tree(entry["fields"])}
+            if isinstance(entry, dict):
+                entry = dict(entry)
+                if "fields" in entry:
+                    entry["fields"] = self.add_tree(entry["fields"])
+                # Long help texts and choice lists (e.g. every attention
+                # backend) repeat across entries that differ in one detail.
+                for key in INTERNED_ENTRY_KEYS:
+                    if key in entry:
+                        entry[key] = self.add(entry[key])
             tree[name] = self.add(entry)
         return self.add(tree)
 

@@ -111,12 +111,14 @@ def _pooled(name: str, i: int | None) -> object:
 
 
 _trees: dict[int, dict] = {}
+INTERNED_ENTRY_KEYS = ("help", "choices")
 
 
 def _tree(i: int | None) -> dict | None:
     """Rebuild a JSON-option field tree interned by the generator: a tree is
-    ``{name: entry id}``, an entry's nested ``fields`` is a tree id.  Built
-    once and shared: callers must not modify it."""
+    ``{name: entry id}``, an entry's nested ``fields`` is a tree id and its
+    ``help``/``choices`` are item ids.  Built once and shared: callers must
+    not modify it."""
     if i is None:
         return None
     if i in _trees:
@@ -124,8 +126,13 @@ def _tree(i: int | None) -> dict | None:
     out = _trees[i] = {}
     for name, entry_id in _pooled("fields.json.gz", i).items():
         entry = _pooled("fields.json.gz", entry_id)
-        if isinstance(entry, dict) and "fields" in entry:
-            entry = {**entry, "fields": _tree(entry["fields"])}
+        if isinstance(entry, dict):
+            entry = dict(entry)
+            if "fields" in entry:
+                entry["fields"] = _tree(entry["fields"])
+            for key in INTERNED_ENTRY_KEYS:
+                if key in entry:
+                    entry[key] = _pooled("fields.json.gz", entry[key])
         out[name] = entry
     return out
 
