@@ -58,7 +58,7 @@ def _short(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _optimization_level(value) -> str | None:
+def _optimization_level(value, opt) -> str | None:
     try:
         level = int(str(value).strip())
     except ValueError:
@@ -66,11 +66,11 @@ def _optimization_level(value) -> str | None:
     return None if level in (0, 1, 2, 3) else "must be 0, 1, 2 or 3"
 
 
-def _positive_model_len(value) -> str | None:
+def _positive_model_len(value, opt) -> str | None:
     return "must be a positive number of tokens (-1 or auto: the model's maximum)" if value == 0 else None
 
 
-def _device_ids(value) -> str | None:
+def _device_ids(value, opt) -> str | None:
     # The option's type splits at commas and keeps digits as ints.
     ids = [int(p) if p.isdigit() else p for p in (part.strip() for part in str(value).split(","))]
     if len(set(ids)) != len(ids):
@@ -80,8 +80,14 @@ def _device_ids(value) -> str | None:
     return None
 
 
+def _partial_prefills(value, opt) -> str | None:
+    if value != opt.default:
+        return f"is not supported: any value but the default ({opt.default}) stops vLLM (Concurrent Partial Prefill)"
+    return None
+
+
 # Checks vLLM makes on a value argparse lets through.  All hold in
-# 0.25.0-0.33.0:
+# 0.25.0-0.33.0 (for the releases that have the flag):
 # * VllmConfig.optimization_level is OptimizationLevel, an IntEnum O0-O3
 #   (vllm/config/vllm.py:77-88 in 0.25.0, :132-143 in 0.33.0), while
 #   --optimization-level (and -O) is a plain str: "Input should be 0, 1, 2 or 3";
@@ -89,8 +95,14 @@ def _device_ids(value) -> str | None:
 #   (vllm/config/model.py:785 in 0.25.0, :1070 in 0.33.0);
 # * EngineArgs._resolve_device_ids rejects repeated --device-ids and a mix of
 #   indices and UUIDs (vllm/engine/arg_utils.py:1763-1770 in 0.25.0,
-#   :2150-2158 in 0.33.0).
+#   :2150-2158 in 0.33.0);
+# * EngineArgs._check_feature_supported raises "Concurrent Partial Prefill is
+#   not supported" for --max-num-partial-prefills / --max-long-partial-prefills
+#   other than SchedulerConfig's defaults (vllm/engine/arg_utils.py:2369-2377
+#   in 0.25.0; both flags are gone in 0.27.0).
 _CONFIG_CHECKS = {
+    "max_num_partial_prefills": _partial_prefills,
+    "max_long_partial_prefills": _partial_prefills,
     "optimization_level": _optimization_level,
     "max_model_len": _positive_model_len,
     "device_ids": _device_ids,
@@ -232,7 +244,7 @@ class InvalidValue(Rule):
             return
         problem = _constraint_problem(value, getattr(opt, "constraints", None))
         if not problem and opt.dest in _CONFIG_CHECKS:
-            problem = _CONFIG_CHECKS[opt.dest](value)
+            problem = _CONFIG_CHECKS[opt.dest](value, opt)
         if problem and self._checked(ctx, opt):
             hint = ""
             if flag.option.dest == "gpu_memory_utilization" and isinstance(value, (int, float)) and value > 1:
