@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 E2E_TOOLS ?= $(HOME)/.cache/servelint-e2e
 export SERVELINT_E2E_TOOLS := $(E2E_TOOLS)
 
-.PHONY: demo setup test test-python test-client test-e2e test-editors e2e-tools bench fuzz clean
+.PHONY: demo setup test test-python test-client test-e2e test-editors editors e2e-tools bench fuzz clean
 
 # Quick start 1: set up and check the bundled examples.
 demo: $(STAMP)
@@ -26,9 +26,11 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # Quick start 2: set up everything and run every test.
-test: test-python test-client test-editors test-e2e
+test: test-python test-client test-e2e
 
-test-python: $(STAMP)
+# Every Python test, the real-editor ones included (headless Neovim, and
+# Emacs eglot when installed): their editors are installed first.
+test-python: $(STAMP) editors
 	$(PY) -m pytest -q -p no:cacheprovider
 
 e2e-tools:
@@ -39,8 +41,12 @@ e2e-tools:
 test-client: e2e-tools
 	cd client && npm ci --no-audit --no-fund && npm run lint && npm test && npm run test:grammar && npm run package
 
-test-editors:
-	@echo "(editor tests are wired in by the language server work)"
+editors:
+	PYTHON=$(abspath $(PY)) bash tests/editors/install.sh
+
+# The real-editor tests alone (they also run in test-python).
+test-editors: $(STAMP) editors
+	$(PY) -m pytest -q -p no:cacheprovider tests/editors
 
 # A real VS Code (code-server) in headless Chromium: squiggle, Problems row,
 # hover and quick fix of the extension talking to this server.
