@@ -142,3 +142,12 @@ def test_backend_names_are_case_insensitive(value, ok):
         )
         text, _ = build_launch(argv)
         assert text[r.finding.span.start : r.finding.span.end] == value
+
+
+def test_cpu_backend_exists_from_0_27_0():
+    argv = [model_path("nemotronh"), "--mamba-backend", "cpu"]
+    needs("0.26.0")
+    (r,) = [r for r in lint_argv(argv, "0.26.0") if r.rule.code == "SL211"]
+    assert r.finding.vllm_message == "Unknown Mamba SSU backend: 'CPU'. Valid options are: TRITON, FLASHINFER"
+    needs("0.27.0")
+    assert [r for r in lint_argv(argv, "0.27.0") if r.rule.code == "SL211"] == []

@@ -287,6 +287,23 @@ def test_launch_with_config_file_anchors_in_that_file():
     assert cfg_text[r.finding.span.start : r.finding.span.end] == "use-replayssm"
 
 
+@pytest.mark.parametrize("version", ["0.25.0", "0.26.0", "0.27.0", "0.27.1", "0.28.0", "0.29.0", "0.30.0",
+                                     "0.31.0", "0.32.0", "0.33.0"])
+def test_forced_v2_without_triton(version):
+    env = {"VLLM_USE_V2_MODEL_RUNNER": "1"}
+    cpu = [r for r in run(version, [L], env=env, target="cpu") if r.rule.code == "SL209"]
+    if version == "0.33.0":
+        assert cpu == []  # 0.33.0 no longer checks Triton when V2 is forced
+    else:
+        (r,) = cpu
+        assert r.finding.vllm_message == V2_TRITON
+        text, _ = build_launch([L], env)
+        assert text[r.finding.span.start : r.finding.span.end] == "VLLM_USE_V2_MODEL_RUNNER=1"
+    assert [r for r in run(version, [L], env=env, target="cuda") if r.rule.code == "SL209"] == []
+    assert [r for r in run(version, [L], env={"VLLM_USE_V2_MODEL_RUNNER": "0"}, target="cpu")
+            if r.rule.code == "SL209"] == []
+
+
 def test_no_findings_before_the_flag_existed():
     for version in ("0.25.0", "0.26.0"):
         if version in knowledge.RELEASES:

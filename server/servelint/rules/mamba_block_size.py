@@ -18,7 +18,7 @@ from .base import Context, Finding, Rule
 
 # vllm/config/vllm.py, the raise in validate_mamba_block_size.
 _LINES = {
-    "0.26.0": 2301, "0.27.0": 2332, "0.27.1": 2332, "0.28.0": 2552, "0.29.0": 2844, "0.30.0": 3205,
+    "0.25.0": 2222, "0.26.0": 2301, "0.27.0": 2332, "0.27.1": 2332, "0.28.0": 2552, "0.29.0": 2844, "0.30.0": 3205,
     "0.31.0": 3441, "0.32.0": 3313, "0.33.0": 3449,
 }
 
@@ -65,12 +65,13 @@ class MambaBlockSizeWithoutPrefixCaching(Rule):
     ## vLLM source
     `VllmConfig.validate_mamba_block_size`, vllm/config/vllm.py:
     0.27.0/0.27.1:2324-2336, 0.28.0:2544, 0.29.0:2836, 0.30.0:3197,
-    0.31.0:3433, 0.32.0:3305, 0.33.0:3441, 0.26.0:2293 (the same check in
-    0.25.0). Prefix-caching default:
+    0.31.0:3433, 0.32.0:3305, 0.33.0:3441, 0.25.0:2214, 0.26.0:2293.
+    Prefix-caching default:
     `_set_default_chunked_prefill_and_prefix_caching_args`
-    (engine/arg_utils.py 0.27.1:2604, 0.28.0:2650, 0.33.0:3045) and
-    `ModelConfig.is_prefix_caching_supported` (config/model.py 0.28.0:2034,
-    0.33.0:2239); `MambaModelConfig` sets the block size to `max_model_len`
+    (engine/arg_utils.py 0.25.0:2484, 0.26.0:2520, 0.27.1:2604, 0.28.0:2650,
+    0.33.0:3045) and `ModelConfig.is_prefix_caching_supported`
+    (config/model.py 0.25.0:1845, where it is False for hybrid models;
+    0.28.0:2034, 0.33.0:2239); `MambaModelConfig` sets the block size to `max_model_len`
     when prefix caching is off (model_executor/models/config.py 0.28.0:589,
     0.33.0:750).
     """
@@ -140,8 +141,9 @@ class MambaBackendUnknown(Rule):
 
     ## What it does
     Reports a `--mamba-backend` value that is not `triton`, `flashinfer` or
-    `cpu` in any letter case, in releases whose parser accepts any string for
-    it (where argparse checks choices, `invalid-value` reports it).
+    (from 0.27.0) `cpu` in any letter case, in releases whose parser accepts
+    any string for it (where argparse checks choices, `invalid-value` reports
+    it).
     `TRITON` and `FlashInfer` are fine: vLLM upper-cases the value.
 
     ## Why
@@ -158,8 +160,8 @@ class MambaBackendUnknown(Rule):
 
     ## vLLM source
     `_MambaBackendEnumMeta.__getitem__`, vllm/config/mamba.py:14-22 (the same
-    in 0.26.0-0.33.0), called from `EngineArgs.create_engine_config`
-    (engine/arg_utils.py 0.26.0:2278, 0.27.1:2365, 0.28.0:2402, 0.29.0:2518, 0.30.0:2535,
+    in 0.25.0-0.33.0; the `CPU` member exists from 0.27.0), called from `EngineArgs.create_engine_config`
+    (engine/arg_utils.py 0.25.0:2246, 0.26.0:2278, 0.27.1:2365, 0.28.0:2402, 0.29.0:2518, 0.30.0:2535,
     0.31.0:2661, 0.32.0:2732, 0.33.0:2773).
     """
 
@@ -180,9 +182,10 @@ class MambaBackendUnknown(Rule):
             return
         word = flag.values[0]
         name = word.text.upper()
-        if name in st.MAMBA_BACKENDS:
+        backends = st.mamba_backends(ctx.version)
+        if name in backends:
             return
-        valid = ", ".join(st.MAMBA_BACKENDS)
+        valid = ", ".join(backends)
         message = f"Unknown Mamba SSU backend: '{name}'. Valid options are: {valid}"
         path = (word.path if word.path is not None else None) or ctx.path
         yield Finding(word.span, message, flag="--mamba-backend", vllm_message=message, path=path,

@@ -36,8 +36,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable
 
-from ..diagnostics import Edit, Fix, Related, Severity
-from ..fixes.edits import remove_flag, rename_flag
+from ..diagnostics import Fix, Related, Severity
+from ..fixes.edits import remove_flags, rename_flag, set_value
 from . import vllm_state as st
 from .base import Context, Finding, Rule, version_key
 
@@ -405,22 +405,12 @@ def _fixes(ctx: Context, anchor: "Flag", p: Problem) -> list[Fix]:
     inv = ctx.invocation
     out: list[Fix] = []
     if kind == "remove-replayssm":
-        edits = []
-        for f in st.written(inv, "use_replayssm"):
-            ftext = ctx.text_of(_path_of(ctx, f))
-            if ftext is None:
-                return []
-            edits.extend(remove_flag(ftext, f, _path_of(ctx, f)))
+        edits = remove_flags(ctx.text_of, st.written(inv, "use_replayssm"), ctx.path)
         if edits:
             out.append(Fix("Remove --use-replayssm", edits, safe=True, preferred=True))
     elif kind == "remove-spec":
         flags = [f for d in ("speculative_config", "spec_method", "spec_model", "spec_tokens") for f in st.written(inv, d)]
-        edits = []
-        for f in flags:
-            ftext = ctx.text_of(_path_of(ctx, f))
-            if ftext is None:
-                return []
-            edits.extend(remove_flag(ftext, f, _path_of(ctx, f)))
+        edits = remove_flags(ctx.text_of, flags, ctx.path)
         if edits:
             names = sorted({f.canonical for f in flags if f.canonical}, key=lambda n: (n != "--speculative-config", n))
             out.append(Fix(f"Remove {', '.join(names)} (speculative decoding)", edits, safe=True, preferred=True))
@@ -428,10 +418,9 @@ def _fixes(ctx: Context, anchor: "Flag", p: Problem) -> list[Fix]:
         dest = {"backend": "mamba_backend", "mode": "mamba_cache_mode", "buffer": "replayssm_buffer_len"}[kind.split(":")[0]]
         new = kind.split(":", 1)[1]
         flags = st.written(inv, dest)
-        if flags and all(f.values for f in flags) and len(flags) == 1:
-            f = flags[0]
-            out.append(Fix(f"Use {f.canonical} {new}", [Edit(_path_of(ctx, f), f.value_span, new)],
-                           safe=True, preferred=True))
+        edits = set_value(inv, ctx.text_of, ctx.path, flags[0], new) if len(flags) == 1 else None
+        if edits:
+            out.append(Fix(f"Use {flags[0].canonical} {new}", edits, safe=True, preferred=True))
     elif kind == "no-prefix-caching":
         flags = st.written(inv, "enable_prefix_caching")
         if len(flags) == 1 and not flags[0].negated and flags[0].option is not None:
@@ -833,7 +822,7 @@ class ModelRunnerV2Triton(Rule):
     """Model Runner V2 forced on a platform without Triton.
 
     ## What it does
-    Up to 0.32.0, reports a launch that forces Model Runner V2
+    In 0.25.0-0.32.0, reports a launch that forces Model Runner V2
     (`VLLM_USE_V2_MODEL_RUNNER=1` in its environment; also a watermark or
     HiSparse config from 0.30.0, and prefill context parallelism or a DSpark
     draft in 0.27.x/0.28.0) when the declared target has no Triton (`cpu`).
@@ -851,9 +840,10 @@ class ModelRunnerV2Triton(Rule):
     Unset `VLLM_USE_V2_MODEL_RUNNER` (or set it to 0).
 
     ## vLLM source
-    vllm/config/vllm.py `_validate_v2_model_runner`: 0.27.1:2255,
-    0.28.0:2478, 0.29.0:2724, 0.30.0:3079, 0.31.0:3315, 0.32.0:3187, called
-    from `__post_init__` when `use_v2_model_runner` (0.27.1:1491,
+    vllm/config/vllm.py `_validate_v2_model_runner`: 0.25.0:2137,
+    0.26.0:2216, 0.27.0/0.27.1:2255, 0.28.0:2478, 0.29.0:2724, 0.30.0:3079,
+    0.31.0:3315, 0.32.0:3187, called from `__post_init__` when
+    `use_v2_model_runner` (0.25.0:1387, 0.26.0:1457, 0.27.1:1491,
     0.28.0:1602, 0.32.0:2018).
     """
 
@@ -861,7 +851,7 @@ class ModelRunnerV2Triton(Rule):
     name = "model-runner-v2-triton"
     category = "incompatible"
     severity = Severity.ERROR
-    since = "0.27.0"
+    since = "0.25.0"
     until = "0.32.0"
     reads = frozenset({st.V2_ENV, "attention_config", "watermark_config", "prefill_context_parallel_size"}) | _SPEC_READS
 

@@ -215,8 +215,10 @@ def prefix_caching(ctx: "Context") -> Derived:
     ``EngineArgs._set_default_chunked_prefill_and_prefix_caching_args``
     replaces None with the model's default (engine/arg_utils.py):
 
-    * 0.27.x: ``is_prefix_caching_supported and not is_hybrid``
-      (0.27.1 :2604-2606): off for hybrid models;
+    * up to 0.27.1: off for hybrid models: ``is_prefix_caching_supported
+      and not is_hybrid`` (0.26.0 :2520, 0.27.1 :2604-2606); in 0.25.0
+      (:2484) ``is_prefix_caching_supported`` itself is False for "hybrid"
+      (config/model.py :1845);
     * 0.28.0+: ``is_prefix_caching_supported`` (0.28.0 :2650, 0.29.0 :2766,
       0.30.0 :2798, 0.31.0 :2926, 0.32.0 :2991, 0.33.0 :3045), which for a
       generative model is True for "hybrid" and "decoder" and False for
@@ -420,7 +422,11 @@ def speculation(inv: "Invocation") -> Speculation:
 # Mamba backend and ReplaySSM buffer
 # ---------------------------------------------------------------------------
 
-MAMBA_BACKENDS = ("TRITON", "FLASHINFER", "CPU")
+def mamba_backends(version: str) -> tuple[str, ...]:
+    """The members of ``MambaBackendEnum`` (config/mamba.py): CPU from 0.27.0."""
+    if at_least(version, "0.27.0"):
+        return ("TRITON", "FLASHINFER", "CPU")
+    return ("TRITON", "FLASHINFER")
 
 
 def mamba_backend(inv: "Invocation") -> Derived:
@@ -430,14 +436,15 @@ def mamba_backend(inv: "Invocation") -> Derived:
     ``MambaBackendEnum[self.mamba_backend.upper()]`` (engine/arg_utils.py,
     0.27.1 :2365, 0.28.0 :2402, 0.29.0 :2518, 0.30.0 :2535, 0.31.0 :2661,
     0.32.0 :2732, 0.33.0 :2773), so ``FlashInfer`` is FLASHINFER; the members
-    are TRITON, FLASHINFER and CPU (config/mamba.py) and the default TRITON.
+    are TRITON, FLASHINFER and, from 0.27.0, CPU (config/mamba.py); the
+    default is TRITON.
     """
     v = value_of(inv, "mamba_backend")
     if not v.known:
         return UNKNOWN
     raw = v.value
     name = getattr(raw, "name", None) or str(raw).upper()
-    if name not in MAMBA_BACKENDS:
+    if name not in mamba_backends(inv.version):
         return UNKNOWN  # MambaConfig raises "Unknown Mamba SSU backend" first
     return Derived(name, v.how, "", v.flags)
 
