@@ -121,6 +121,9 @@ def check(args) -> int:
             print(f"servelint: {path}: no such file or directory", file=sys.stderr)
             status = 2
     files = [p for p in paths if p == "-"] + list(walk([p for p in paths if p != "-" and os.path.exists(p)]))
+    # YAML files last: a --config file then knows the release of the launch
+    # that names it (the output is sorted by path anyway).
+    files.sort(key=lambda f: f != "-" and f.lower().endswith((".yaml", ".yml")))
     for path in files:
         if path == "-":
             name = args.stdin_filename or "-"

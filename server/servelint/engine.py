@@ -97,6 +97,8 @@ class Engine:
         self.read_file = read_file or _read_text_file
         self._records = records
         self._previous: dict[str, LintResult] = {}
+        # --config files named by launches linted so far → that launch's release.
+        self.config_releases: dict[str, ReleaseChoice] = {}
         self.rule_evaluations = 0
         self.launch_evaluations = 0
 
@@ -245,9 +247,16 @@ class Engine:
         return ref, cfg, digest, target
 
     def _lint_launch(self, path, source, parsed, launch, old, settings, sources, by_key=None) -> LaunchResult:
-        release = choose(parsed, launch, setting=settings.vllm_version,
+        inherited = None
+        if launch.entry is Entry.CONFIG_FILE:
+            inherited = self.config_releases.get(os.path.normpath(os.path.abspath(path)))
+        release = choose(parsed, launch, setting=settings.vllm_version, inherited=inherited,
                          use_installed=settings.use_installed_vllm, line_of=source.line_of)
         ref, cfg_launch, config_state, config_path = self._load_config(path, launch, release, sources)
+        if config_path:
+            # The --config file runs under this launch's release: remember it
+            # for when that file is linted on its own.
+            self.config_releases[config_path] = release
         key = self._launch_key(source, launch, release, config_state) + (settings,)
         base = launch.span.start
         if by_key and key in by_key:
@@ -320,22 +329,28 @@ class Engine:
         severity = settings.severity_for(rule.name, rule.code, f.severity or rule.severity)
         record_id = None
         related = list(f.related)
-        fixes = list(f.fixes)
+        record_fixes = []
         if f.vllm_message:
             rec = self.records.match(f.vllm_message)
             if rec is not None:
                 record_id = rec.id
-                fixes = _record_fixes(rec, ctx, path, release.version) + fixes
-                fixes = _dedupe_fixes(fixes)
+                record_fixes = _record_fixes(rec, ctx, path, release.version)
         data = dict(f.data)
         data.setdefault("release_reason", release.reason)
         if f.vllm_message:
             data.setdefault("vllm_message", f.vllm_message)
-        return Diagnostic(
+        diag = Diagnostic(
             f.path or path, f.span, severity, rule.code, rule.name, rule.category, f.message,
             vllm_version=release.version, flag=f.flag, record=record_id, related=related,
-            fixes=fixes, tags=f.tags, data=data,
+            fixes=list(f.fixes), tags=f.tags, data=data,
         )
+        if record_fixes:
+            diag.fixes = _dedupe_fixes(record_fixes + diag.fixes)
+        if diag.fixes:
+            from .fixes.verify import keep_verified
+
+            diag.fixes = keep_verified(self, diag.fixes, diag, path, ctx.text_of, settings)
+        return diag
 
     # -- suppressions --------------------------------------------------------
 
@@ -361,15 +376,14 @@ def _without_repeated_serve(launch: Launch) -> Launch:
 def _record_fixes(rec, ctx: Context, path: str, version: str) -> list:
     """Fixes drawn from the record's exampleFix, applied to this launch."""
     example = rec.record.exampleFix
-    text = ctx.text_of(path)
-    if not example or text is None:
+    if not example or ctx.text_of(path) is None:
         return []
     from .fixes.apply_diff import fix_for
     from .fixes.example_fix import alternatives
 
     out = []
     for alt in alternatives(rec.id, example, version):
-        fx = fix_for(ctx.invocation, text, path, alt, rec.id)
+        fx = fix_for(ctx.invocation, ctx.text_of, path, alt, rec.id)
         if fx is not None:
             out.append(fx)
     return out

@@ -145,3 +145,14 @@ def test_rules_listing_and_docs(cli):
     doc = cli("rule", "config-equals-ignored")
     assert "silently ignored" in doc.stdout and doc.returncode == 0
     assert cli("rule", "no-such-rule").returncode == 2
+
+
+def test_a_config_file_is_checked_with_the_release_of_the_launch_naming_it(cli, tmp_path):
+    (tmp_path / "run.sh").write_text("#!/bin/sh\n# servelint: vllm=0.28.0\nvllm serve --config serve.yaml\n")
+    (tmp_path / "serve.yaml").write_text("model: Qwen/Qwen3-8B\ndisable-prefix-caching: true\n")
+    proc = cli("check", "--no-config", "--format", "json", str(tmp_path))
+    [d] = json.loads(proc.stdout)["diagnostics"]
+    assert d["path"].endswith("serve.yaml")
+    assert d["vllm_version"] == "0.28.0"
+    assert d["code"] == "SL101" and "added in vLLM 0.33.0" in d["message"]
+    assert d["range"]["start"] == {"line": 1, "character": 0}
