@@ -146,11 +146,13 @@ async def test_diagnostics_for_a_superseded_version_are_never_published(session)
     """A lint that finishes after the document moved on is dropped."""
     await session.initialize()
     big = "#!/bin/sh\n" + "".join(
-        f"vllm serve facebook/opt-125m --port {8000 + i} --max-modl-len {i}\n" for i in range(300)
+        f"vllm serve facebook/opt-125m --port {8000 + i} --max-modl-len {i}\n" for i in range(60)
     )
     uri = session.open("big.sh", big)
     await session.diagnostics(uri)
-    session.change(uri, big + "# v2\n")
+    # An edit inside a launch: its rules (and their fixes' checks) run again,
+    # which takes far longer than the next message takes to arrive.
+    session.change(uri, big.replace("--max-modl-len 0\n", "--max-modl-len 00\n", 1))
     # The hover makes the server lint v2 now; v3 arrives while it runs.
     hover = asyncio.ensure_future(session.hover(uri, 1, 32))
     await asyncio.sleep(0)
@@ -177,3 +179,33 @@ async def test_workspace_diagnostics(session):
     previous = [types.PreviousResultId(uri=u, value=r.result_id) for u, r in by_uri.items()]
     again = await session.client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(previous_result_ids=previous))
     assert sorted(r.kind for r in again.items) == ["unchanged", "unchanged"]
+
+
+async def test_workspace_diagnostics_include_files_not_open(session):
+    await session.initialize()
+    if not session.pull:
+        return
+    (session.tmp / "closed.sh").write_text(UNKNOWN)
+    (session.tmp / "clean.sh").write_text("#!/bin/sh\nvllm serve facebook/opt-125m --port 8000\n")
+    (session.tmp / "notes.txt").write_text("vllm serve --max-modl-len\n")
+    opened = session.open("open.sh", UNKNOWN)
+    report = await session.client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(previous_result_ids=[]))
+    by_uri = {r.uri: r for r in report.items}
+    closed = session.uri("closed.sh")
+    assert sorted(by_uri) == sorted([opened, closed, session.uri("clean.sh")])
+    assert by_uri[closed].version is None
+    [d] = by_uri[closed].items
+    assert (d.code, d.range, d.message) == ("SL101", rng(UNKNOWN, "--max-modl-len"), UNKNOWN_MESSAGE)
+    # The first scan reported its progress.
+    [reports] = [r for t, r in session.client.progress_reports.items() if str(t).startswith("servelint-scan")]
+    assert [type(r).__name__ for r in reports][0] == "WorkDoneProgressBegin"
+    assert reports[-1].message == "checked 2 files"
+
+    previous = [types.PreviousResultId(uri=u, value=r.result_id) for u, r in by_uri.items()]
+    again = await session.client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(previous_result_ids=previous))
+    assert {r.uri: r.kind for r in again.items} == {u: "unchanged" for u in by_uri}
+
+    (session.tmp / "closed.sh").write_text(UNKNOWN.replace("--max-modl-len", "--max-model-len") + "# edited\n")
+    third = await session.client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(previous_result_ids=previous))
+    changed = {r.uri: r for r in third.items if r.kind == "full"}
+    assert list(changed) == [closed] and list(changed[closed].items) == []

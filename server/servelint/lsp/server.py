@@ -139,6 +139,9 @@ class ServelintServer(LanguageServer):
         # file being edited is read from the editor, not from disk.
         self._overlay: dict[str, str] = {}
         self.engine = Engine(read_file=self._read_file)
+        from .scan import WorkspaceScan
+
+        self.scan = WorkspaceScan(self)
 
     # -- plumbing ------------------------------------------------------------
 
@@ -205,6 +208,11 @@ class ServelintServer(LanguageServer):
             result = self.engine.lint(st.path, text, language_id, settings=self.settings_for(st.path))
         finally:
             self._overlay = {}
+        diags, rid, encoding = self.convert(st.path, result, version, versions)
+        return result, diags, rid, encoding
+
+    def convert(self, path: str, result: LintResult, version: int | None,
+                versions: dict[str, int | None]) -> tuple[list[types.Diagnostic], str, str]:
         encoding = self.encoding
         cache: dict[str, SourceText] = {}
 
@@ -216,13 +224,12 @@ class ServelintServer(LanguageServer):
             return src
 
         def version_of(p: str) -> int | None:
-            return version if p == st.path else versions.get(p)
+            return version if p == path else versions.get(p)
 
-        diags = self._to_lsp(st, result, source_of, version_of)
-        rid = convert.result_id(diags, self.protocol._converter)
-        return result, diags, rid, encoding
+        diags = self._to_lsp(path, result, source_of, version_of)
+        return diags, convert.result_id(diags, self.protocol._converter), encoding
 
-    def _to_lsp(self, st, result: LintResult, source_of, version_of) -> list[types.Diagnostic]:
+    def _to_lsp(self, path: str, result: LintResult, source_of, version_of) -> list[types.Diagnostic]:
         """Diagnostics of this document; those found in a --config file it
         reads are shown on the word naming that file, pointing at the place."""
         home: dict[int, Any] = {}
@@ -233,7 +240,7 @@ class ServelintServer(LanguageServer):
                 home[id(d)] = anchor
         out = []
         for d in result.diagnostics:
-            if d.path == st.path:
+            if d.path == path:
                 out.append(convert.to_lsp(d, source_of, version_of))
                 continue
             anchor = home.get(id(d))
@@ -247,7 +254,7 @@ class ServelintServer(LanguageServer):
 
             moved = replace(
                 d,
-                path=st.path,
+                path=path,
                 span=anchor,
                 message=f"{os.path.basename(d.path)}:{line + 1}:{col + 1}: {d.message}",
                 related=[Related(d.path, d.span, d.message)] + list(d.related),
@@ -395,6 +402,7 @@ class ServelintServer(LanguageServer):
         loop = asyncio.get_running_loop()
         # Through the worker, so no lint runs while the engine's caches reset.
         await loop.run_in_executor(self.executor, self.engine.set_settings, settings)
+        self.scan.forget()
         self.invalidate(list(self.docs), reason="settings")
 
 
@@ -538,6 +546,8 @@ def create_server() -> ServelintServer:
             else:
                 items.append(types.WorkspaceFullDocumentDiagnosticReport(
                     uri=uri, version=st.diagnostics_version, items=st.diagnostics, result_id=st.result_id))
+        # Files on disk that are not open: the Problems panel shows them too.
+        items.extend(await ls.scan.reports(previous, params.work_done_token))
         return types.WorkspaceDiagnosticReport(items=items)
 
     # -- configuration and files ---------------------------------------------
@@ -563,7 +573,9 @@ def create_server() -> ServelintServer:
                 project_config = True
             if change.uri not in ls.workspace.text_documents:
                 touched.update(ls.dependents(path))
+        ls.scan.changed([ls.path_of(c.uri) for c in params.changes])
         if project_config:
+            ls.scan.forget()
             ls.invalidate(list(ls.docs), reason="settings")
         elif touched:
             ls.invalidate(sorted(touched), reason="dependency")
