@@ -283,6 +283,9 @@ class Engine:
         self.launch_evaluations += 1
         inv = read()
         diagnostics = self._problem_diagnostics(path, launch.problems, release.version, settings)
+        from .fixes.parse_level import add_fixes
+
+        add_fixes(self, diagnostics, launch, path, lambda p: sources[p].text if p in sources else None, settings)
         if cfg_launch is not None and config_path:
             # Problems inside the config file (a dropped `false`) are reported
             # when that file is linted; here they would be reported twice.

@@ -15,17 +15,21 @@ a shell snippet, with comments marking the parts::
 Each side is parsed with the same shell parser as user files and read with
 the same release's argv semantics, so the difference between "before" and
 each "after" alternative is a **flag diff**: flags removed, added, changed,
-and the model changed.  The diff, not the text, is applied to the user's own
+and the model changed.  A JSON-valued flag (``--speculative-config '{...}'``)
+that changes is diffed key by key, so a fix can change or drop one key and
+keep the user's others.  The diff, not the text, is applied to the user's own
 launch, in its own form (see ``servelint.fixes.apply_diff``).  A snippet that
 does not parse as launches yields no fix (and a log line), never a guess.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from ..argv import Invocation, interpret
 
@@ -42,6 +46,17 @@ class FlagChange:
     negated: bool = False
 
 
+@dataclass(frozen=True)
+class KeyChange:
+    """One key of a JSON-valued flag set to ``value``, or removed."""
+
+    dest: str
+    string: str
+    key: tuple[str, ...]  # the path inside the JSON object
+    value: Any = None
+    removed: bool = False
+
+
 @dataclass
 class FlagDiff:
     """What one "after" alternative changes relative to "before"."""
@@ -49,11 +64,12 @@ class FlagDiff:
     removed: list[str] = field(default_factory=list)  # dests
     added: list[FlagChange] = field(default_factory=list)
     changed: list[FlagChange] = field(default_factory=list)
+    keys: list[KeyChange] = field(default_factory=list)
     model: str | None = None  # the new model, when it changes
 
     @property
     def empty(self) -> bool:
-        return not (self.removed or self.added or self.changed or self.model)
+        return not (self.removed or self.added or self.changed or self.keys or self.model)
 
 
 def split_sections(text: str) -> tuple[str, list[str]] | None:
@@ -103,12 +119,40 @@ def _flags(inv: Invocation) -> dict[str, FlagChange]:
     return out
 
 
+def _json_object(change: FlagChange) -> dict | None:
+    if len(change.values) != 1:
+        return None
+    try:
+        value = json.loads(change.values[0])
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def key_changes(dest: str, string: str, before: dict, after: dict, at: tuple[str, ...] = ()) -> list[KeyChange]:
+    out = [KeyChange(dest, string, at + (k,), removed=True) for k in before if k not in after]
+    for k, v in after.items():
+        old = before.get(k)
+        if isinstance(old, dict) and isinstance(v, dict):
+            out.extend(key_changes(dest, string, old, v, at + (k,)))
+        elif k not in before or old != v:
+            out.append(KeyChange(dest, string, at + (k,), v))
+    return out
+
+
 def diff(before: Invocation, after: Invocation) -> FlagDiff:
     b, a = _flags(before), _flags(after)
     d = FlagDiff()
     d.removed = [dest for dest in b if dest not in a]
     d.added = [a[dest] for dest in a if dest not in b]
-    d.changed = [a[dest] for dest in a if dest in b and a[dest] != b[dest]]
+    for dest in a:
+        if dest not in b or a[dest] == b[dest]:
+            continue
+        old, new = _json_object(b[dest]), _json_object(a[dest])
+        if old is not None and new is not None:
+            d.keys.extend(key_changes(dest, a[dest].string, old, new))
+        else:
+            d.changed.append(a[dest])
     if after.model_name != before.model_name:
         d.model = after.model_name
     return d

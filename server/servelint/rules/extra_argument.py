@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from ..diagnostics import Severity
+from ..diagnostics import Fix, Severity
+from ..fixes.edits import remove_words, rename_flag
 from .base import Context, Finding, Rule
+from .invalid_value import _FALSE, _TRUE
 
 
 class ExtraArgument(Rule):
@@ -32,6 +34,7 @@ class ExtraArgument(Rule):
         for w in inv.extra:
             if not w.exact:
                 continue
+            fixes = []
             prev = None
             for f in inv.flags:
                 if f.name_span.end <= w.span.start and (f.word is None or f.word.path == w.path):
@@ -43,6 +46,21 @@ class ExtraArgument(Rule):
                        "vLLM moves --model's value to the front and rejects this one")
             elif prev is not None and prev.option is not None and not prev.option.takes_value:
                 msg = f"{prev.written} takes no value, so vLLM rejects {w.text!r} as an extra argument"
+                fixes = _boolean_value_fixes(ctx, prev, w)
             else:
                 msg = f"unexpected argument {w.text!r}: vLLM takes one model and then flags"
-            yield Finding(w.span, msg, path=w.path, vllm_message=f"unrecognized arguments: {w.text}")
+            yield Finding(w.span, msg, path=w.path, vllm_message=f"unrecognized arguments: {w.text}", fixes=fixes)
+
+
+def _boolean_value_fixes(ctx: Context, flag, word) -> list[Fix]:
+    """``--enforce-eager true``: drop the word; ``false``: use the negative flag."""
+    value = word.text.strip().lower()
+    removed = remove_words(ctx.text_of, [word], ctx.path)
+    if not removed or flag.word is None or flag.word.path != word.path:
+        return []
+    if value in _TRUE:
+        return [Fix(f"Remove {word.text}", removed, safe=True, preferred=True)]
+    if value in _FALSE and flag.option.negative and not flag.negated:
+        neg = flag.option.negative[0]
+        return [Fix(f"Replace with {neg}", rename_flag(flag, neg, ctx.path) + removed, safe=False, preferred=True)]
+    return []

@@ -1,0 +1,44 @@
+"""Fixes for problems the parsers find (``servelint.rules.parse_level``).
+
+``--config=FILE`` is silently ignored by vLLM: written as two words, the file
+is read.  That is what the user meant, so the fix is safe; it is kept only
+if the re-lint shows the file loads (a missing file would now stop vLLM).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..diagnostics import Diagnostic, Fix
+from ..model import Launch, ParseProblem
+from ..parse import problems
+from .edits import split_word
+
+
+def _config_equals(launch: Launch, problem: ParseProblem, text: str, path: str) -> list[Fix]:
+    word = next((w for w in launch.args if w.span == problem.span and w.text.startswith("--config=")), None)
+    if word is None:
+        return []
+    edit = split_word(text, launch, word, len("--config"), path)
+    if edit is None:
+        return []
+    return [Fix(f"Use --config {word.text[len('--config='):]}", [edit], safe=True, preferred=True)]
+
+
+_FIXES = {problems.CONFIG_EQUALS_IGNORED: _config_equals}
+
+
+def add_fixes(engine, diagnostics: list[Diagnostic], launch: Launch, path: str,
+              text_of: Callable[[str], "str | None"], settings) -> None:
+    """Give the diagnostics of a launch's parse problems their fixes (verified)."""
+    from .verify import keep_verified
+
+    text = text_of(path)
+    if text is None:
+        return
+    for d in diagnostics:
+        for p in launch.problems:
+            make = _FIXES.get(p.code)
+            if make is None or p.span != d.span or p.message != d.message or d.path != path:
+                continue
+            d.fixes = keep_verified(engine, make(launch, p, text, path), d, path, text_of, settings)

@@ -1,0 +1,158 @@
+"""Re-lint a fixed text: is the diagnostic gone, and nothing new broken?
+
+Fixes drawn from records are data from outside, applied to launches their
+authors never saw: before one is offered, the engine lints the text as it
+would be after the fix and keeps the fix only if the diagnostic it fixes is
+gone from its place and no new error (or parse error) appeared anywhere.
+The fix tests check every fix against the same criteria.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from typing import Callable, Iterable
+
+from ..diagnostics import Diagnostic, Edit, Fix, Severity
+from ..text import Span
+
+log = logging.getLogger(__name__)
+
+# Codes that count as breakage whatever their severity: the file no longer
+# parses, or servelint failed on it.
+BREAKAGE = frozenset({"SL001", "SL900", "SL901"})
+
+
+def apply(text: str, edits: Iterable[Edit]) -> str:
+    """Apply non-overlapping edits (offsets into ``text``)."""
+    out, at = [], 0
+    for e in sorted(edits, key=lambda e: (e.span.start, e.span.end)):
+        out.append(text[at : e.span.start])
+        out.append(e.new_text)
+        at = e.span.end
+    out.append(text[at:])
+    return "".join(out)
+
+
+def by_path(edits: Iterable[Edit]) -> dict[str, list[Edit]]:
+    out: dict[str, list[Edit]] = {}
+    for e in edits:
+        out.setdefault(e.path, []).append(e)
+    return out
+
+
+def _map(offset: int, edits: list[Edit], end: bool) -> int:
+    delta = 0
+    for e in sorted(edits, key=lambda e: e.span.start):
+        if e.span.end < offset or (e.span.end == offset and len(e.span)) or (e.span.end == offset and not end):
+            delta += len(e.new_text) - len(e.span)
+        elif e.span.start < offset:
+            # Inside a changed range: the diagnostic's place is that range.
+            return e.span.start + delta + (len(e.new_text) if end else 0)
+        else:
+            break
+    return offset + delta
+
+
+def mapped(span: Span, edits: list[Edit]) -> Span:
+    """Where ``span`` is after the edits (a span inside a changed range
+    becomes that range's replacement)."""
+    a, b = _map(span.start, edits, False), _map(span.end, edits, True)
+    return Span(a, max(a, b))
+
+
+def same_place(d: Diagnostic, e: Diagnostic, where: Span) -> bool:
+    """``e`` (after a fix) is ``d`` (before it) still reported at ``where``."""
+    if (e.code, e.path, e.flag) != (d.code, d.path, d.flag):
+        return False
+    if not len(where):
+        return e.span.start < where.start < e.span.end or e.span == where
+    return e.span.start < where.end and where.start < e.span.end
+
+
+def _errors(diags: Iterable[Diagnostic]) -> Counter:
+    return Counter((d.path, d.code, d.flag) for d in diags
+                   if d.severity == Severity.ERROR or d.code in BREAKAGE)
+
+
+def new_errors(before: Iterable[Diagnostic], after: list[Diagnostic]) -> list[Diagnostic]:
+    extra = _errors(after) - _errors(before)
+    return [d for d in after if (d.path, d.code, d.flag) in extra]
+
+
+def problems(d: Diagnostic, edits: list[Edit], before: Iterable[Diagnostic], after: list[Diagnostic]) -> list[str]:
+    """Why a fix of ``d`` whose re-lint gave ``after`` is not a fix (empty: it is)."""
+    out = []
+    where = mapped(d.span, by_path(edits).get(d.path, []))
+    still = [e for e in after if same_place(d, e, where)]
+    if still:
+        out.append(f"still reported: {still[0].code} {still[0].message}")
+    out.extend(f"new error: {e.code} {e.message}" for e in new_errors(before, after))
+    return out
+
+
+class _Verifier:
+    """A second engine that lints documents as fixes would leave them.
+
+    It is kept for the life of the engine it serves, so its own incremental
+    cache makes a re-lint cost about what the fixed launch costs: the other
+    launches of the document are reused.
+    """
+
+    def __init__(self, engine) -> None:
+        from ..engine import Engine
+
+        self.overlay: dict[str, str] = {}
+        self.read_file = engine.read_file
+        self.engine = Engine(engine.settings, read_file=self._read, records=engine.records)
+        self.engine.verifying = True
+        self._baseline: tuple | None = None
+
+    def _read(self, path: str) -> str | None:
+        if path in self.overlay:
+            return self.overlay[path]
+        return self.read_file(path)
+
+    def lint(self, main: str, text: str, overlay: dict[str, str], settings) -> list[Diagnostic]:
+        self.overlay = overlay
+        try:
+            return self.engine.lint(main, text, settings=settings).diagnostics
+        finally:
+            self.overlay = {}
+
+    def baseline(self, main: str, text: str, settings) -> list[Diagnostic]:
+        key = (main, text, settings)
+        if self._baseline is None or self._baseline[0] != key:
+            self._baseline = (key, self.lint(main, text, {}, settings))
+        return self._baseline[1]
+
+
+def keep_verified(engine, fixes: list[Fix], d: Diagnostic, main: str,
+                  text_of: Callable[[str], "str | None"], settings) -> list[Fix]:
+    """The fixes whose re-lint (of the document ``main``) shows them to fix
+    ``d`` and break nothing; the others are dropped, with a log line."""
+    if not fixes or getattr(engine, "verifying", False):
+        return fixes
+    doc = text_of(main)
+    if doc is None:
+        return fixes
+    verifier = getattr(engine, "fix_verifier", None)
+    if verifier is None or verifier.read_file is not engine.read_file:
+        verifier = engine.fix_verifier = _Verifier(engine)
+    before = verifier.baseline(main, doc, settings)
+    kept = []
+    for fx in fixes:
+        texts = {}
+        for p, edits in by_path(fx.edits).items():
+            original = text_of(p)
+            if original is None:
+                break
+            texts[p] = apply(original, edits)
+        else:
+            after = verifier.lint(main, texts.get(main, doc), texts, settings)
+            why = problems(d, fx.edits, before, after)
+            if not why:
+                kept.append(fx)
+                continue
+            log.info("fix %r of %s dropped after re-lint: %s", fx.title, d.code, "; ".join(why))
+    return kept
