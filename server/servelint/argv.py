@@ -134,6 +134,7 @@ class Invocation:
     config_state: str = ""
     config_file: str | None = None
     env: dict[str, EnvVar] = field(default_factory=dict)
+    _last: "tuple[int, dict[str, Flag]] | None" = field(default=None, repr=False, compare=False)
 
     @property
     def version(self) -> str:
@@ -148,11 +149,16 @@ class Invocation:
 
     def last(self, dest: str) -> Flag | None:
         """The flag that decides ``dest``: argparse keeps the last one."""
-        found = None
-        for f in self.flags:
-            if f.option is not None and f.option.dest == dest:
-                found = f
-        return found
+        # Indexed once per flag count: rules ask this for every flag, and a
+        # 100 KB launch line has thousands of them.
+        n = len(self.flags)
+        if self._last is None or self._last[0] != n:
+            index: dict[str, Flag] = {}
+            for f in self.flags:
+                if f.option is not None:
+                    index[f.option.dest] = f
+            self._last = (n, index)
+        return self._last[1].get(dest)
 
     def flag_at(self, offset: int, path: str | None = None) -> "tuple[Flag, Word | None] | None":
         """The flag written at ``offset`` (ends included, for a cursor), and

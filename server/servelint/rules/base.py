@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable
 
 from ..diagnostics import Fix, Related, Severity
@@ -26,6 +26,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..knowledge.flags import ReleaseKnowledge
 
 
+# Cached: the engine asks every rule whether it applies to every launch.
+@lru_cache(maxsize=256)
 def version_key(version: str) -> tuple[int, ...]:
     parts = []
     for p in version.split("."):
