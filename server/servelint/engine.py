@@ -161,7 +161,17 @@ class Engine:
         by_key = {r.key: r for r in old_launches}
         for i, launch in enumerate(parsed.launches):
             old = old_launches[i] if i < len(old_launches) else None
-            res = self._lint_launch(path, source, parsed, launch, old, settings, sources, by_key)
+            try:
+                res = self._lint_launch(path, source, parsed, launch, old, settings, sources, by_key)
+            except Exception as exc:  # one launch servelint cannot read must not hide the others
+                _log_failure(exc, "reading a launch failed on %s", path)
+                diagnostics.append(Diagnostic(
+                    path, launch.entry_span, Severity.WARNING, INTERNAL_ERROR_CODE, InternalError.name, "config",
+                    f"servelint could not check this launch (internal error: {type(exc).__name__}: {exc}); "
+                    "the other launches were checked; please report it",
+                    vllm_version=doc_release.version,
+                ))
+                continue
             results.append(res)
             diagnostics.extend(res.diagnostics)
 
@@ -313,9 +323,11 @@ class Engine:
 
     def _run_rule(self, rule: Rule, ctx: Context, path: str, release: ReleaseChoice, settings: Settings) -> list[Diagnostic]:
         try:
-            findings = list(rule.check(ctx))
+            # Turning findings into diagnostics (records, fixes) is the
+            # rule's work too: its failure is the rule's, not the file's.
+            return [self._to_diagnostic(rule, f, path, release, settings, ctx) for f in rule.check(ctx)]
         except Exception as exc:  # one broken rule must not hide the others
-            log.exception("rule %s failed on %s", rule.name, path)
+            _log_failure(exc, "rule %s failed on %s", rule.name, path)
             return [
                 Diagnostic(
                     path, ctx.invocation.launch.entry_span, Severity.WARNING, INTERNAL_ERROR_CODE,
@@ -325,7 +337,6 @@ class Engine:
                     vllm_version=release.version,
                 )
             ]
-        return [self._to_diagnostic(rule, f, path, release, settings, ctx) for f in findings]
 
     def _to_diagnostic(self, rule: Rule, f: Finding, path: str, release: ReleaseChoice, settings: Settings,
                        ctx: Context) -> Diagnostic:
@@ -386,10 +397,33 @@ def _record_fixes(rec, ctx: Context, path: str, version: str) -> list:
 
     out = []
     for alt in alternatives(rec.id, example, version):
-        fx = fix_for(ctx.invocation, ctx.text_of, path, alt, rec.id)
+        try:
+            fx = fix_for(ctx.invocation, ctx.text_of, path, alt, rec.id)
+        except Exception as exc:  # a record is data from outside: the finding stays, without this fix
+            _log_failure(exc, "record %s: its exampleFix could not be applied on %s", rec.id, path)
+            continue
         if fx is not None:
             out.append(fx)
     return out
+
+
+# Failures already logged, by (exception type, where it was raised): a rule
+# that fails on every launch of a 10,000-launch file, or on every keystroke,
+# is one traceback in the log, not thousands.
+_LOGGED: set[tuple] = set()
+
+
+def _log_failure(exc: BaseException, message: str, *args) -> None:
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    where = (tb.tb_frame.f_code.co_filename, tb.tb_lineno) if tb is not None else None
+    key = (message, args[:1], type(exc).__name__, where)
+    if key in _LOGGED:
+        log.debug(message + " (again): %s", *args, exc)
+        return
+    _LOGGED.add(key)
+    log.error(message, *args, exc_info=exc)
 
 
 def _dedupe_fixes(fixes: list) -> list:
