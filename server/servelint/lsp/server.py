@@ -18,6 +18,7 @@ import asyncio
 import functools
 import logging
 import os
+import re
 import sys
 import traceback
 from concurrent.futures import ThreadPoolExecutor
@@ -27,6 +28,7 @@ from typing import Any, Callable
 from lsprotocol import types
 from pygls import uris
 from pygls.lsp.server import LanguageServer
+from pygls.workspace import TextDocument
 
 from .. import __version__
 from ..engine import Engine, LintResult
@@ -406,6 +408,31 @@ class ServelintServer(LanguageServer):
         self.invalidate(list(self.docs), reason="settings")
 
 
+class _LspLines(TextDocument):
+    """A document split into lines the way LSP positions count them.
+
+    pygls splits with ``str.splitlines``, which also breaks at U+2028, form
+    feeds, NEL and other separators that are no line break to an editor: an
+    incremental edit after one of them landed on the wrong line, and every
+    lint and fix from then on described text the user never wrote.
+    """
+
+    @property
+    def lines(self):
+        return tuple(_LSP_LINE.findall(self.source))
+
+
+_LSP_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def _use_lsp_lines(workspace) -> None:
+    def create(doc_uri, source=None, version=None, language_id=None):
+        return _LspLines(doc_uri, source=source, version=version, language_id=language_id,
+                         sync_kind=workspace._sync_kind, position_codec=workspace.position_codec)
+
+    workspace._create_text_document = create
+
+
 def create_server() -> ServelintServer:
     server = ServelintServer()
     from . import actions, completion, hover
@@ -424,6 +451,7 @@ def create_server() -> ServelintServer:
             ls.root = uris.to_fs_path(params.root_uri)
         elif params.root_path:
             ls.root = params.root_path
+        _use_lsp_lines(ls.workspace)
         ls.apply_settings(params.initialization_options)
         ls.engine.set_settings(ls.base_settings)  # no lint has run yet
         # The first lint would otherwise pay for importing the parsers and
