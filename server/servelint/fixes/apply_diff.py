@@ -55,7 +55,7 @@ def _removed_flags(inv: Invocation, dests: list[str]) -> list[Flag]:
     out = []
     for dest in dests:
         flags = inv.flags_for(dest)
-        _need(flags)  # the conflict this alternative removes is not in this launch
+        _need(flags or None)  # the conflict this alternative removes is not in this launch
         out.extend(flags)
     return out
 
