@@ -300,11 +300,13 @@ def _trim_end(text: str, start: int, end: int) -> int:
         j = i
         while j > start and text[j - 1] in " \t\r\n":
             j -= 1
-        # a comment on the last line ("- x  # note")
-        line_start = max(text.rfind("\n", start, j), text.rfind("\r", start, j)) + 1
+        # a comment on the last line ("- x  # note"); the line is read from
+        # its real start (a node on one line must not see the comment lines
+        # above it), but only a "#" inside the node counts
+        line_start = max(text.rfind("\n", 0, j), text.rfind("\r", 0, j)) + 1
         line = text[line_start:j]
         hash_at = _comment_start(line)
-        if hash_at is not None and line_start + hash_at < j:
+        if hash_at is not None and start <= line_start + hash_at < j:
             k = line_start + hash_at
             while k > start and text[k - 1] in " \t":
                 k -= 1
