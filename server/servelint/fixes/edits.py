@@ -385,16 +385,15 @@ def split_word(text: str, launch: Launch, word: Word, at: int, path: str) -> Edi
 
 def replace_in_word(text: str, word: Word, i: int, j: int, new: str, style: str, path: str) -> Edit | None:
     """Replace ``word.text[i:j]`` with ``new`` (already in the word's own
-    syntax, e.g. JSON) inside the word as written, or None when the word's
-    quoting would need to change."""
+    syntax, e.g. JSON): inside the word as written when its quoting allows,
+    else by writing the whole word again."""
     span = word.sub(i, j)
-    if text[span.start : span.end] != word.text[i:j]:
-        return None  # escapes in the way: the written text is not the value's
-    q = _quote_at(text, word, span.start)
-    inner = escape_inside(new, style, q) if q else new
-    if inner is None or (not q and style == "shell" and not _SHELL_SAFE.match(new.replace(" ", ""))):
-        return None
-    return Edit(path, span, inner)
+    if text[span.start : span.end] == word.text[i:j]:  # no escapes in the way
+        q = _quote_at(text, word, span.start)
+        inner = escape_inside(new, style, q) if q else new
+        if inner is not None and (q or style != "shell" or _SHELL_SAFE.match(new.replace(" ", ""))):
+            return Edit(path, span, inner)
+    return replace_word(text, word, word.text[:i] + new + word.text[j:], style, path)
 
 
 def _quote_at(text: str, word: Word, offset: int) -> str:

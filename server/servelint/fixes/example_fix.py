@@ -102,7 +102,11 @@ def _launch(snippet: str):
     launches = [launch for launch in result.launches]
     if len(launches) != 1:
         return None
-    return launches[0]
+    (launch,) = launches
+    broken = [p for p in [*result.problems, *launch.problems] if p.severity == "error"]
+    if broken or launch.opaque or not all(w.exact for w in launch.args):
+        return None  # a snippet read only in part would give a diff that is not the record's
+    return launch
 
 
 def _flags(inv: Invocation) -> dict[str, FlagChange]:
