@@ -1,0 +1,60 @@
+"""Crashes and slowdowns the fuzzers and hostile-input tests found, kept as
+plain tests so they never come back."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from servelint.engine import Engine
+from servelint.settings import Settings
+
+# Found by test_fuzz_records: the "or" alternative removes --enforce-eager and
+# --dtype; a launch with only --enforce-eager made the fix builder index an
+# empty list, and the IndexError escaped the rule and failed the whole lint.
+TWO_REMOVALS = {
+    "id": "two-removals", "errorMessage": "x", "messagePattern": "unrecognized arguments", "documentation": "d",
+    "solutions": ["s"],
+    "exampleFix": "# before\nvllm serve Qwen/Qwen3-8B --enforce-eager --dtype half\n# after\n"
+                  "vllm serve Qwen/Qwen3-8B --dtype bfloat16\n# or\nvllm serve meta-llama/Llama-3.1-8B-Instruct --max-model-len 4096\n",
+}
+LAUNCH = "vllm serve m --enforce-eager --max-modl-len 3\n"
+
+
+def _records(tmp_path) -> str:
+    path = tmp_path / "records.json"
+    path.write_text(json.dumps([TWO_REMOVALS]))
+    return str(path)
+
+
+def test_a_record_fix_that_cannot_apply_keeps_the_finding(tmp_path):
+    result = Engine(Settings(records=(_records(tmp_path),), use_installed_vllm=False)).lint("a.sh", LAUNCH)
+    assert [(d.code, d.record) for d in result.diagnostics] == [("SL101", "two-removals")]
+    assert [f.title for f in result.diagnostics[0].fixes][:1] == ["Replace with --max-model-len"]
+
+
+def test_a_record_fix_removing_a_flag_the_launch_lacks_is_not_offered(tmp_path):
+    from servelint.fixes.apply_diff import fix_for
+    from servelint.fixes.example_fix import alternatives
+
+    inv = Engine(Settings(vllm_version="0.33.0", use_installed_vllm=False)).lint("a.sh", LAUNCH).launches[0].invocation
+    alts = alternatives("two-removals", TWO_REMOVALS["exampleFix"], "0.33.0")
+    assert len(alts) == 2
+    assert fix_for(inv, LAUNCH, "a.sh", alts[1], "two-removals") is None
+
+
+# Found by tests/reliability (a 100 KB launch line): every value of every flag
+# asked "is this the flag that decides?" by scanning all flags, 9,000² steps.
+def test_a_launch_with_thousands_of_flags_is_linear():
+    def lint_seconds(n: int) -> float:
+        text = "vllm serve Qwen/Qwen3-8B " + "--port 8000 " * n + "\n"
+        engine = Engine(Settings(vllm_version="0.33.0", use_installed_vllm=False))
+        started = time.process_time()
+        engine.lint("x.sh", text)
+        return time.process_time() - started
+
+    lint_seconds(10)  # imports
+    small, large = lint_seconds(150), lint_seconds(1200)
+    # Linear work grows 8x; the quadratic scan grew 64x.  25x leaves room
+    # for noise on a loaded machine without letting the quadratic back.
+    assert large < 25 * max(small, 0.01), (small, large)
