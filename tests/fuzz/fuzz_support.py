@@ -82,6 +82,20 @@ def document(target: str):
         errors.format(r) if r.exc_info else r.getMessage() for r in errors.records)
 
 
+# Each generated document is also fed as this many half-typed states of
+# itself (a prefix, or a character dropped): what an editor sends while the
+# user types, and far cheaper to make than a new hypothesis example.
+VARIANTS = int(os.environ.get("SERVELINT_FUZZ_VARIANTS", "20" if LONG else "2"))
+
+
+def half_typed(text: str, rnd, n: int = VARIANTS) -> list[str]:
+    out = [text]
+    for _ in range(n):
+        at = rnd.randrange(len(text) + 1)
+        out.append(text[:at] if rnd.random() < 0.6 else text[:at] + text[at + 1:])
+    return out
+
+
 def fuzz_settings(ci: int, long: int | None = None):
     """Hypothesis settings: ``ci`` examples in the test command, ``long`` (default
     ``ci`` × SCALE) under ``make fuzz``."""

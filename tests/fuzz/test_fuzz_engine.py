@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 
-from fuzz_support import INTERNAL_MARKERS, JUNK, any_document, document, fuzz_settings, strict_parsers
+from fuzz_support import INTERNAL_MARKERS, JUNK, any_document, document, fuzz_settings, half_typed, strict_parsers
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -68,10 +68,15 @@ def _lsp_convert(result) -> None:
             convert.to_lsp(d, source_of, lambda p: 1)
 
 
-@fuzz_settings(ci=50)
-@given(any_document(), _SETTINGS)
-def test_engine_on_random_launches(doc, settings):
+@fuzz_settings(ci=25)
+@given(any_document(), _SETTINGS, st.randoms(use_true_random=False))
+def test_engine_on_random_launches(doc, settings, rnd):
     name, text = doc
+    for text in half_typed(text, rnd):
+        _engine_once(name, text, settings)
+
+
+def _engine_once(name: str, text: str, settings: Settings) -> None:
     with document("engine"), strict_parsers():
         result = Engine(settings).lint(name, text)
         _check_result(result, text)

@@ -10,6 +10,7 @@ from fuzz_support import (
     dockerfile_document,
     document,
     fuzz_settings,
+    half_typed,
     mutated,
     seed_files,
     shell_document,
@@ -43,10 +44,11 @@ def _seed_mutation(draw, seeds):
 
 
 @fuzz_settings(ci=60)
-@given(mutated(shell_document()) | _seed_mutation(_SHELL_SEEDS) | _BYTES_AS_TEXT)
-def test_shell_parser(text):
-    with document("shell"), strict_parsers():
-        check_spans(parse_shell_document("x.sh", text), text)
+@given(mutated(shell_document()) | _seed_mutation(_SHELL_SEEDS) | _BYTES_AS_TEXT, st.randoms(use_true_random=False))
+def test_shell_parser(text, rnd):
+    for text in half_typed(text, rnd):
+        with document("shell"), strict_parsers():
+            check_spans(parse_shell_document("x.sh", text), text)
 
 
 @fuzz_settings(ci=25)
@@ -65,25 +67,28 @@ def test_shell_incremental_parse_equals_a_full_parse(text, edits):
 
 
 @fuzz_settings(ci=60)
-@given(mutated(yaml_document()) | _seed_mutation(_YAML_SEEDS) | _BYTES_AS_TEXT)
-def test_yaml_parser(text):
-    with document("yaml"), strict_parsers():
-        doc = parse_yaml_document("deploy.yaml", text)
-        check_spans(doc, text)
-        assert_no_internal_problem(doc)
+@given(mutated(yaml_document()) | _seed_mutation(_YAML_SEEDS) | _BYTES_AS_TEXT, st.randoms(use_true_random=False))
+def test_yaml_parser(text, rnd):
+    for text in half_typed(text, rnd):
+        with document("yaml"), strict_parsers():
+            doc = parse_yaml_document("deploy.yaml", text)
+            check_spans(doc, text)
+            assert_no_internal_problem(doc)
 
 
 @fuzz_settings(ci=40)
-@given(mutated(yaml_document()) | _seed_mutation(_YAML_SEEDS))
-def test_config_file_reader(text):
-    with document("config-yaml"), strict_parsers():
-        doc = parse_vllm_config("cfg.yaml", text)
-        check_spans(doc, text)
-        assert_no_internal_problem(doc)
+@given(mutated(yaml_document()) | _seed_mutation(_YAML_SEEDS), st.randoms(use_true_random=False))
+def test_config_file_reader(text, rnd):
+    for text in half_typed(text, rnd):
+        with document("config-yaml"), strict_parsers():
+            doc = parse_vllm_config("cfg.yaml", text)
+            check_spans(doc, text)
+            assert_no_internal_problem(doc)
 
 
 @fuzz_settings(ci=40)
-@given(mutated(dockerfile_document()) | _seed_mutation(_DOCKER_SEEDS) | _BYTES_AS_TEXT)
-def test_dockerfile_parser(text):
-    with document("dockerfile"), strict_parsers():
-        check_spans(parse_dockerfile_document("Dockerfile", text), text)
+@given(mutated(dockerfile_document()) | _seed_mutation(_DOCKER_SEEDS) | _BYTES_AS_TEXT, st.randoms(use_true_random=False))
+def test_dockerfile_parser(text, rnd):
+    for text in half_typed(text, rnd):
+        with document("dockerfile"), strict_parsers():
+            check_spans(parse_dockerfile_document("Dockerfile", text), text)
