@@ -419,7 +419,14 @@ class _LspLines(TextDocument):
 
     @property
     def lines(self):
-        return tuple(_LSP_LINE.findall(self.source))
+        text = self.source
+        parts = text.splitlines(True)
+        # Counting line breaks is far cheaper than splitting by a regex: the
+        # regex runs only for text that holds another separator.
+        breaks = text.count("\n") + text.count("\r") - text.count("\r\n")
+        if len(parts) == breaks + (0 if not text or text.endswith(("\n", "\r")) else 1):
+            return tuple(parts)
+        return tuple(_LSP_LINE.findall(text))
 
 
 _LSP_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
