@@ -23,7 +23,7 @@ from ..text import SourceText, Span
 from . import convert
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .server import DocState, ServelintServer
+    from .server import ServelintServer
 
 _JSON_KEY = re.compile(r'("?)([A-Za-z0-9_]*)$')
 _YAML_KEY = re.compile(r"^([ \t]*)([A-Za-z0-9_-]*)$")

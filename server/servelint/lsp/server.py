@@ -22,7 +22,7 @@ import re
 import sys
 import traceback
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from lsprotocol import types
@@ -31,9 +31,9 @@ from pygls.lsp.server import LanguageServer
 from pygls.workspace import TextDocument
 
 from .. import __version__
+from ..diagnostics import Related
 from ..engine import Engine, LintResult
 from ..model import Entry
-from ..parse import kind_of
 from ..settings import CONFIG_NAMES, Settings, for_file
 from ..text import SourceText
 from . import convert
@@ -250,10 +250,6 @@ class ServelintServer(LanguageServer):
                 continue
             src = source_of(d.path)
             line, col = src.position(d.span.start)
-            from dataclasses import replace
-
-            from ..diagnostics import Related
-
             moved = replace(
                 d,
                 path=path,
@@ -732,10 +728,3 @@ def run(mode: str = "stdio", host: str = "127.0.0.1", port: int = 2087) -> int:
     else:
         server.start_io()
     return 0
-
-
-def kind_of_document(ls: ServelintServer, uri: str) -> str | None:
-    doc = ls.text_document(uri)
-    if doc is None:
-        return None
-    return kind_of(ls.path_of(uri), doc.source, doc.language_id)
