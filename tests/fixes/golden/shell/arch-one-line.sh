@@ -1,0 +1,3 @@
+#!/bin/sh
+# servelint: vllm=0.28.0
+vllm serve mistralai/Mamba-Codestral-7B-v0.1 --use-replayssm --port 8000
