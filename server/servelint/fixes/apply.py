@@ -27,9 +27,9 @@ def choose_fix(d: Diagnostic) -> Fix | None:
 
 def apply_edits(text: str, edits: list[Edit]) -> str:
     """Apply non-overlapping edits (document offsets) to ``text``."""
-    for e in sorted(edits, key=lambda e: (e.span.start, e.span.end), reverse=True):
-        text = text[: e.span.start] + e.new_text + text[e.span.end :]
-    return text
+    from .verify import apply
+
+    return apply(text, edits)
 
 
 def _overlaps(a: Edit, b: Edit) -> bool:
@@ -41,6 +41,10 @@ def _overlaps(a: Edit, b: Edit) -> bool:
     return a.span.start == b.span.start
 
 
+def _same(a: Edit, b: Edit) -> bool:
+    return (a.path, a.span, a.new_text) == (b.path, b.span, b.new_text)
+
+
 def plan(diags: list[Diagnostic]) -> tuple[dict[str, list[Edit]], set[int]]:
     """Edits per file from safe fixes, skipping fixes that overlap chosen ones."""
     by_path: dict[str, list[Edit]] = {}
@@ -48,6 +52,12 @@ def plan(diags: list[Diagnostic]) -> tuple[dict[str, list[Edit]], set[int]]:
     for i, d in enumerate(diags):
         fx = choose_fix(d)
         if fx is None:
+            continue
+        planned = [t for e in fx.edits for t in by_path.get(e.path, []) if _same(e, t)]
+        if len(planned) == len(fx.edits):
+            # The same problem reached twice (a --config file through its
+            # launch and on its own): already fixed.
+            fixed.add(i)
             continue
         if any(_overlaps(e, t) for e in fx.edits for t in by_path.get(e.path, [])):
             continue
@@ -61,8 +71,10 @@ def write_atomic(path: str, text: str, expected: str) -> bool:
     """Replace ``path`` with ``text`` unless it no longer holds ``expected``."""
     try:
         with open(path, "rb") as fh:
-            current = fh.read().decode("utf-8", "replace")
-    except OSError:
+            current = fh.read().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        # Not UTF-8: the text was read with replacement characters, and
+        # writing it back would change bytes no fix touches.
         return False
     if current != expected:
         return False
@@ -99,7 +111,7 @@ def apply_to_files(
             if write_atomic(path, new, original):
                 applied_paths.add(path)
             else:
-                print(f"servelint: {path}: changed since it was read; not fixed", file=out)
+                print(f"servelint: {path}: changed since it was read (or not UTF-8); not fixed", file=out)
                 status = 2
         else:
             out.writelines(
