@@ -34,7 +34,8 @@ def walk(paths: list[str]) -> Iterator[str]:
                 )
                 for name in sorted(files):
                     full = os.path.join(root, name)
-                    if kind_of(full, _head(full)) is not None:
+                    # Only regular files: opening a FIFO found in the tree would block forever.
+                    if os.path.isfile(full) and kind_of(full, _head(full)) is not None:
                         yield full
         else:
             yield path
@@ -100,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def check(args) -> int:
     from .diagnostics import Severity
-    from .engine import Engine
+    from .engine import MAX_DOCUMENT_CHARS, Engine, too_large
     from .output import WRITERS
     from .settings import Settings, for_file
     from .text import SourceText
@@ -112,6 +113,7 @@ def check(args) -> int:
         disable=frozenset(args.disable),
     )
     engine = Engine(base)
+    MAX_BYTES = 4 * MAX_DOCUMENT_CHARS
     diags = []
     sources: dict[str, SourceText] = {}
     status = 0
@@ -132,10 +134,17 @@ def check(args) -> int:
             name = path
             try:
                 with open(path, "rb") as fh:
-                    raw = fh.read()
+                    # Never more than a file under the limit can hold (4 bytes a
+                    # character): a 50 GB log or /dev/zero costs no time or memory.
+                    size = os.fstat(fh.fileno()).st_size
+                    raw = b"" if size > MAX_BYTES else fh.read(MAX_BYTES + 1)
             except OSError as exc:
                 print(f"servelint: {path}: {exc.strerror or exc}", file=sys.stderr)
                 status = 2
+                continue
+            if size > MAX_BYTES or len(raw) > MAX_BYTES:
+                diags.append(too_large(name, f"{size:,} bytes" if size > MAX_BYTES else f"over {MAX_BYTES:,} bytes"))
+                sources[name] = SourceText("")  # the writers must not read it either
                 continue
             text = raw.decode("utf-8", "replace")
         settings = base if args.no_config else for_file(os.path.abspath(name) if name != "-" else os.getcwd(), base)

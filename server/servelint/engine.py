@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import stat
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable
 
@@ -77,11 +78,24 @@ class LintResult:
         return self.sources.get(path) or (self.source if path == self.path else SourceText(""))
 
 
+def too_large(path: str, size: str) -> Diagnostic:
+    """The information that a file is not linted; ``size`` says how big it is."""
+    return Diagnostic(
+        path, Span(0, 0), FileTooLarge.severity, FileTooLarge.code, FileTooLarge.name, FileTooLarge.category,
+        f"servelint skips files over {MAX_DOCUMENT_CHARS:,} characters ({size} here)",
+    )
+
+
 def _read_text_file(path: str) -> str | None:
     try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
+        # Non-blocking, and regular files only: a --config naming a FIFO or a
+        # device must not hang the lint (and with it the language server).
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, encoding="utf-8", errors="replace") as fh:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
             return fh.read(MAX_DOCUMENT_CHARS + 1)
-    except OSError:
+    except (OSError, ValueError):
         return None
 
 
@@ -125,14 +139,12 @@ class Engine:
 
     def lint(self, path: str, text: str, language_id: str | None = None, settings: Settings | None = None) -> LintResult:
         settings = settings or self.settings
-        source = SourceText(text)
         if len(text) > MAX_DOCUMENT_CHARS:
-            parsed = ParsedDocument(path=path, form=None)
-            diag = Diagnostic(
-                path, Span(0, 0), FileTooLarge.severity, FileTooLarge.code, FileTooLarge.name, FileTooLarge.category,
-                f"servelint skips files over {MAX_DOCUMENT_CHARS:,} characters ({len(text):,} here)",
-            )
-            return LintResult(path, source, parsed, [diag], [])
+            # Not even a line index: that alone is a second of work on 50 MB.
+            self._previous.pop(path, None)
+            return LintResult(path, SourceText(""), ParsedDocument(path=path, form=None),
+                              [too_large(path, f"{len(text):,} characters")], [])
+        source = SourceText(text)
         previous = self._previous.get(path)
         try:
             parsed = parse_document(path, text, language_id, previous.parsed if previous else None)
@@ -359,11 +371,15 @@ class Engine:
             fixes=list(f.fixes), tags=f.tags, data=data,
         )
         if record_fixes:
-            diag.fixes = _dedupe_fixes(record_fixes + diag.fixes)
-        if diag.fixes:
+            # A record's exampleFix was written for other launches than this
+            # one: it is offered only if a re-lint shows it fixes this
+            # diagnostic and breaks nothing. Rules' own fixes are checked the
+            # same way by the fix property tests, not on every keystroke
+            # (a re-lint per fix made big files quadratic).
             from .fixes.verify import keep_verified
 
-            diag.fixes = keep_verified(self, diag.fixes, diag, path, ctx.text_of, settings)
+            record_fixes = keep_verified(self, record_fixes, diag, path, ctx.text_of, settings)
+            diag.fixes = _dedupe_fixes(record_fixes + diag.fixes)
         return diag
 
     # -- suppressions --------------------------------------------------------

@@ -11,22 +11,72 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
+import time
 
 import pytest
 
-BIN = os.path.join(os.path.dirname(sys.executable), "servelint")
 HANG_LIMIT_S = 60
 
 
+# Peak memory of one check, whatever the input: the interpreter, the parsers
+# and the knowledge of one release take ~100 MB; hostile input must not add
+# more than a fraction of that.
+MEMORY_LIMIT_MB = 400
+
+
+# The CLI, started so that it reports its own peak memory: ru_maxrss of a
+# child also counts the parent's memory at fork time, VmHWM does not.
+_SHIM = """
+import atexit, os, sys
+def _peak():
+    with open("/proc/self/status") as fh, open(os.environ["SERVELINT_PEAK_FILE"], "w") as out:
+        out.write(next(line.split()[1] for line in fh if line.startswith("VmHWM:")))
+if os.path.exists("/proc/self/status"):
+    atexit.register(_peak)
+from servelint.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
 def check(path, *extra) -> dict:
-    exe = [BIN] if os.path.exists(BIN) else [sys.executable, "-m", "servelint"]
-    proc = subprocess.run(
-        exe + ["check", "--no-config", "--format", "json", "--vllm-version", "0.33.0", *extra, str(path)],
-        capture_output=True, timeout=HANG_LIMIT_S, text=True,
-    )
-    assert proc.returncode in (0, 1), proc.stderr[-2000:]
-    assert "Traceback" not in proc.stderr
-    return json.loads(proc.stdout)
+    argv = [sys.executable, "-c", _SHIM, "check", "--no-config", "--format", "json", "--vllm-version", "0.33.0",
+            *extra, str(path)]
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile("r") as peak:
+        proc = subprocess.Popen(argv, stdout=out, stderr=err, env={**os.environ, "SERVELINT_PEAK_FILE": peak.name})
+        started = time.monotonic()
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() - started > HANG_LIMIT_S:
+                proc.kill()
+                proc.wait()
+                raise AssertionError(f"servelint check {path} hung (over {HANG_LIMIT_S}s)")
+            time.sleep(0.02)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read().decode(), err.read().decode()
+        peak_mb = int(peak.read() or 0) / 1024
+    MEASURED[os.environ.get("PYTEST_CURRENT_TEST", str(path)).split(" ")[0]] = (
+        round(usage.ru_utime + usage.ru_stime, 2), round(peak_mb))
+    assert proc.returncode in (0, 1), stderr[-2000:]
+    assert "Traceback" not in stderr
+    assert peak_mb < MEMORY_LIMIT_MB, f"peak memory {peak_mb:.0f} MB"
+    return json.loads(stdout)
+
+
+# test id -> (CPU seconds, peak MB) of its last check; printed with -s for the README figures.
+MEASURED: dict[str, tuple[float, int]] = {}
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _report_measurements():
+    yield
+    if os.environ.get("SERVELINT_RELIABILITY_FIGURES"):
+        for test, (cpu, mb) in sorted(MEASURED.items()):
+            print(f"{test}: {cpu} s CPU, {mb} MB peak")
 
 
 def codes(out: dict) -> list[str]:
@@ -127,3 +177,28 @@ def test_non_ascii_ranges_are_utf16(tmp_path):
     expected = len(line[: line.index("--max-modl-len")].encode("utf-16-le")) // 2
     assert d["range"]["start"] == {"line": 2, "character": expected}
     assert d["range"]["end"]["character"] == expected + len("--max-modl-len")
+
+
+def test_a_50mb_file_is_skipped_without_being_read(tmp_path):
+    p = tmp_path / "huge.sh"
+    with open(p, "wb") as fh:
+        fh.write(b"#!/bin/sh\n" + b"vllm serve Qwen/Qwen3-8B --max-modl-len 1\n" * (50_000_000 // 42))
+    out = check(p)
+    size = f"{p.stat().st_size:,}"
+    assert [(d["code"], d["severity"], d["message"]) for d in out["diagnostics"]] == [
+        ("SL009", "information", f"servelint skips files over 5,000,000 characters ({size} bytes here)")]
+
+
+def test_an_endless_file_named_on_the_command_line(tmp_path):
+    out = check("/dev/zero")
+    assert codes(out) == ["SL009"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_fifos_never_block(tmp_path):
+    # A named pipe has no writer: opening it to read would wait forever.
+    os.mkfifo(tmp_path / "pipe.sh")
+    os.mkfifo(tmp_path / "cfg.yaml")
+    (tmp_path / "run.sh").write_text("#!/bin/sh\nvllm serve Qwen/Qwen3-8B --config cfg.yaml\n")
+    out = check(tmp_path)
+    assert [(os.path.basename(d["path"]), d["code"]) for d in out["diagnostics"]] == [("run.sh", "SL007")]
