@@ -371,15 +371,16 @@ class Engine:
             fixes=list(f.fixes), tags=f.tags, data=data,
         )
         if record_fixes:
-            # A record's exampleFix was written for other launches than this
-            # one: it is offered only if a re-lint shows it fixes this
-            # diagnostic and breaks nothing. Rules' own fixes are checked the
-            # same way by the fix property tests, not on every keystroke
-            # (a re-lint per fix made big files quadratic).
+            diag.fixes = _dedupe_fixes(record_fixes + diag.fixes)
+        if diag.fixes:
+            # A fix is offered only if a re-lint shows it fixes this diagnostic
+            # and breaks nothing (records' exampleFix were written for other
+            # launches; a rule's fix can trip another rule). This costs a
+            # re-lint per fixable diagnostic: see the closing note on making
+            # it lazy (verify when a code action is asked for).
             from .fixes.verify import keep_verified
 
-            record_fixes = keep_verified(self, record_fixes, diag, path, ctx.text_of, settings)
-            diag.fixes = _dedupe_fixes(record_fixes + diag.fixes)
+            diag.fixes = keep_verified(self, diag.fixes, diag, path, ctx.text_of, settings)
         return diag
 
     # -- suppressions --------------------------------------------------------

@@ -55,6 +55,10 @@ class ExtraArgument(Rule):
 def _boolean_value_fixes(ctx: Context, flag, word) -> list[Fix]:
     """``--enforce-eager true``: drop the word; ``false``: use the negative flag."""
     value = word.text.strip().lower()
+    if word.role == "config-value":
+        # A YAML value (`enforce-eager: "true"`) is not a word that can go:
+        # removing it leaves a key without a value.
+        return []
     removed = remove_words(ctx.text_of, [word], ctx.path)
     if not removed or flag.word is None or flag.word.path != word.path:
         return []
