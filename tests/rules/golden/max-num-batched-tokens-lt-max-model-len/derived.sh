@@ -1,0 +1,3 @@
+#!/bin/sh
+# servelint: vllm=0.33.0
+vllm serve ../../../conformance/models/qwen3 --no-enable-chunked-prefill --max-num-batched-tokens 4096
