@@ -1,0 +1,3 @@
+#!/bin/sh
+# servelint: vllm=0.33.0
+vllm serve ../../../conformance/models/llama --dtype bfloat16 --kv-cache-dtype float16
