@@ -268,8 +268,11 @@ def _backend_chain(s: _State, out: list[Problem], fi_align: str) -> None:
                                note=s.mode.why, uses_arch=True, fix="no-prefix-caching"))
         return
     if backend != "TRITON":
+        # The backend to suggest is the one that works here: Triton needs
+        # Model Runner V1, FlashInfer no prefix caching; neither, no fix.
+        fix = "backend:triton" if not s.v2.value else "backend:flashinfer" if s.mode.value != "align" else None
         out.append(Problem(BACKEND, "--use-replayssm requires --mamba-backend triton or flashinfer", "triton_fi",
-                           list(s.backend.flags), fix="backend:triton"))
+                           list(s.backend.flags), fix=fix))
         return
     if s.v2.value:
         out.append(Problem(RUNNER,
