@@ -18,6 +18,13 @@ from ..text import Span
 
 log = logging.getLogger(__name__)
 
+# Re-lints per document version for fixes of diagnostics without a record
+# (a record's fixes, data from outside, are always checked).  Each re-lint
+# costs about a lint of the fixed launch, so a launch with thousands of
+# duplicated flags would cost thousands of lints: past this many, such fixes
+# (which the fix property tests cover) are offered as they are.
+RULE_FIX_BUDGET = 64
+
 # Codes that count as breakage whatever their severity: the file no longer
 # parses, or servelint failed on it.
 BREAKAGE = frozenset({"SL001", "SL900", "SL901"})
@@ -107,6 +114,7 @@ class _Verifier:
         self.engine = Engine(engine.settings, read_file=self._read, records=engine.records)
         self.engine.verifying = True
         self._baseline: tuple | None = None
+        self.spent = 0  # re-lints of rule fixes for the current baseline
 
     def _read(self, path: str) -> str | None:
         if path in self.overlay:
@@ -124,13 +132,17 @@ class _Verifier:
         key = (main, text, settings)
         if self._baseline is None or self._baseline[0] != key:
             self._baseline = (key, self.lint(main, text, {}, settings))
+            self.spent = 0
         return self._baseline[1]
 
 
 def keep_verified(engine, fixes: list[Fix], d: Diagnostic, main: str,
                   text_of: Callable[[str], "str | None"], settings) -> list[Fix]:
     """The fixes whose re-lint (of the document ``main``) shows them to fix
-    ``d`` and break nothing; the others are dropped, with a log line."""
+    ``d`` and break nothing; the others are dropped, with a log line.
+
+    A diagnostic with a ``record`` has its fixes checked always; other
+    fixes within ``RULE_FIX_BUDGET`` re-lints per document version."""
     if not fixes or getattr(engine, "verifying", False):
         return fixes
     doc = text_of(main)
@@ -142,6 +154,11 @@ def keep_verified(engine, fixes: list[Fix], d: Diagnostic, main: str,
     before = verifier.baseline(main, doc, settings)
     kept = []
     for fx in fixes:
+        if d.record is None:
+            if verifier.spent >= RULE_FIX_BUDGET:
+                kept.append(fx)
+                continue
+            verifier.spent += 1
         texts = {}
         for p, edits in by_path(fx.edits).items():
             original = text_of(p)
