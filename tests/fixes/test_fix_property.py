@@ -10,11 +10,13 @@ and check (``harness.fix_failures``):
 (b) no new error and no parse error anywhere;
 (c) the edits are exact and local, and every byte outside them is unchanged.
 
-The engine re-lints fixes itself before offering them (``fixes.verify``), so
-(a) and (b) hold by construction for what users see; ``test_edits_never_break
-_the_form`` switches that off and checks that the edits themselves never leave
-a file that does not parse or that its form rejects (a Kubernetes number, a
-broken exec array), whatever the rule chose to change.
+The engine re-lints fixes itself before offering them (``fixes.verify``:
+always for a record's, within a budget for the rules' own), so what users
+see holds (a) and (b) by construction in files of ordinary size;
+``test_edits_never_break_the_form`` switches that off and checks that the
+edits themselves never leave a file that does not parse or that its form
+rejects (a Kubernetes number, a broken exec array), whatever the rule or
+record chose to change.
 """
 
 from __future__ import annotations
