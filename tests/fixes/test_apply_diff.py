@@ -18,7 +18,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from forms import RENDERERS, Spec  # noqa: E402
-from harness import Case  # noqa: E402
+from fix_harness import Case  # noqa: E402
 
 from servelint.fixes.apply_diff import fix_for  # noqa: E402
 from servelint.fixes.example_fix import alternatives, diff, split_sections  # noqa: E402

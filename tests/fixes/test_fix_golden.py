@@ -21,7 +21,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from harness import Case  # noqa: E402
+from fix_harness import Case  # noqa: E402
 
 from servelint.fixes.verify import apply  # noqa: E402
 from servelint.text import SourceText  # noqa: E402

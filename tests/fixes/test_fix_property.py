@@ -29,7 +29,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from forms import RENDERERS, Spec, spec_of  # noqa: E402
-from harness import Case, all_failures  # noqa: E402
+from fix_harness import Case, all_failures  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPORA = (ROOT / "tests" / "rules" / "golden", ROOT / "tests" / "forms", ROOT / "examples")
