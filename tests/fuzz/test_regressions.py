@@ -58,3 +58,20 @@ def test_a_launch_with_thousands_of_flags_is_linear():
     # Linear work grows 8x; the quadratic scan grew 64x.  25x leaves room
     # for noise on a loaded machine without letting the quadratic back.
     assert large < 25 * max(small, 0.01), (small, large)
+
+
+# Found by test_fuzz_parsers (shell-incremental): the edit turned the comment
+# after `MODEL=...` into an argument (`\#`), so MODEL was no longer assigned;
+# the re-read region started at the line's start, inside the assignment,
+# from a snapshot taken after it, and kept MODEL set.
+def test_an_edit_after_an_assignment_on_its_line_rereads_the_assignment():
+    from servelint.parse import parse_document
+    from servelint.parse.dump import dump_document
+
+    text = 'MODEL="Qwen/Qwen3-8B"   # 模型\nvllm serve "$MODEL" --port 8000\n'
+    doc = parse_document("run.sh", text)
+    at = text.index("  # ")
+    edited = text[:at] + "\\" + text[at + 2:]
+    incremental = parse_document("run.sh", edited, previous=doc)
+    assert dump_document(incremental, edited) == dump_document(parse_document("run.sh", edited), edited)
+    assert [p.code for p in incremental.launches[0].problems] == ["unset-variable"]

@@ -191,16 +191,28 @@ def reparse(path: str, text: str, prev: ShellIncremental) -> ParsedDocument | No
         last = first
     if not tops or first >= len(tops):
         return None
+    rs = min(tops[first].start, start)
+    re_old = max(tops[last].end, old_end)
+    while True:
+        # Whole lines, so the region never starts inside a word; and every
+        # statement on those lines, so that none is read twice, or read
+        # again from a snapshot already holding its effect (`A=1  # c` with
+        # the edit in the comment).
+        rs = prev.text.rfind("\n", 0, rs) + 1
+        nl = prev.text.find("\n", re_old)
+        re_old = len(prev.text) if nl < 0 else nl
+        if first > 0 and tops[first - 1].end > rs:
+            first -= 1
+            rs = min(rs, tops[first].start)
+        elif last + 1 < len(tops) and tops[last + 1].start < re_old:
+            last += 1
+            re_old = max(re_old, tops[last].end)
+        else:
+            break
     region = tops[first : last + 1]
     snap = region[0].snap
     if snap is None or not all(t.pure for t in region):
         return None
-    rs = min(region[0].start, start)
-    re_old = max(region[-1].end, old_end)
-    # Whole lines, so the region never starts inside a word.
-    rs = prev.text.rfind("\n", 0, rs) + 1
-    nl = prev.text.find("\n", re_old)
-    re_old = len(prev.text) if nl < 0 else nl
     re_new = re_old + delta
     if re_new < rs or re_new > len(text) or text[:rs] != prev.text[:rs]:
         return None
