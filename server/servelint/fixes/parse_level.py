@@ -3,6 +3,8 @@
 ``--config=FILE`` is silently ignored by vLLM: written as two words, the file
 is read.  That is what the user meant, so the fix is safe; it is kept only
 if the re-lint shows the file loads (a missing file would now stop vLLM).
+``serve`` (or ``vllm serve``) repeated after an image whose entrypoint runs
+it goes: the image already says it.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Callable
 from ..diagnostics import Diagnostic, Fix
 from ..model import Launch, ParseProblem
 from ..parse import problems
-from .edits import split_word
+from .edits import remove_words, split_word
 
 
 def _config_equals(launch: Launch, problem: ParseProblem, text: str, path: str) -> list[Fix]:
@@ -25,7 +27,15 @@ def _config_equals(launch: Launch, problem: ParseProblem, text: str, path: str) 
     return [Fix(f"Use --config {word.text[len('--config='):]}", [edit], safe=True, preferred=True)]
 
 
-_FIXES = {problems.CONFIG_EQUALS_IGNORED: _config_equals}
+def _serve_repeated(launch: Launch, problem: ParseProblem, text: str, path: str) -> list[Fix]:
+    words = [w for w in launch.args if problem.span.start <= w.span.start and w.span.end <= problem.span.end]
+    edits = remove_words(lambda p: text if p == path else None, words, path) if words else None
+    if not edits:
+        return []
+    return [Fix(f"Remove {' '.join(w.text for w in words)} (the image runs it)", edits, safe=True, preferred=True)]
+
+
+_FIXES = {problems.CONFIG_EQUALS_IGNORED: _config_equals, problems.SERVE_REPEATED: _serve_repeated}
 
 
 def add_fixes(engine, diagnostics: list[Diagnostic], launch: Launch, path: str,
