@@ -95,6 +95,13 @@ def _continued(first: str, lines: list[str], indent: str = "  ", eol: str = "\n"
     return out + eol
 
 
+def shell_unicode(spec: Spec) -> Rendered:
+    """One line that starts with non-ASCII text: LSP columns count UTF-16 units."""
+    line = " ".join(["vllm", "serve", sh(spec.model), "--served-model-name", "'модель-🚀'"]
+                    + [sh(t) for g in spec.groups for t in g])
+    return Rendered("unicode.sh", "#!/bin/sh\n" + _directive(spec) + _env_lines(spec) + line + "  # 🚀\n")
+
+
 def shell_multiline(spec: Spec) -> Rendered:
     lines = [" ".join(sh(t) for t in g) for g in spec.groups]
     text = _continued("vllm serve " + sh(spec.model), lines)
@@ -287,7 +294,7 @@ def dockerfile_shell(spec: Spec) -> Rendered:
 
 
 RENDERERS = (
-    shell_single, shell_multiline, shell_first_on_serve_line, shell_values_on_own_lines, shell_double_quoted,
+    shell_single, shell_unicode, shell_multiline, shell_first_on_serve_line, shell_values_on_own_lines, shell_double_quoted,
     shell_crlf, shell_followed, k8s_pairs, k8s_equals, k8s_flow, k8s_flow_multiline, k8s_sh_c, compose_list,
     compose_string, compose_folded, config_yaml, config_yaml_alone, config_yaml_flow, dockerfile_exec, dockerfile_shell,
 )
