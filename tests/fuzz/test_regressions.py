@@ -75,3 +75,18 @@ def test_an_edit_after_an_assignment_on_its_line_rereads_the_assignment():
     incremental = parse_document("run.sh", edited, previous=doc)
     assert dump_document(incremental, edited) == dump_document(parse_document("run.sh", edited), edited)
     assert [p.code for p in incremental.launches[0].problems] == ["unset-variable"]
+
+
+# Found by test_fuzz_parsers (shell-incremental): typing `<<EOF` into a
+# statement starts a heredoc that swallows the rest of the script, but the
+# re-read region ended at the statement's line, so the launches after it
+# were kept.
+def test_typing_an_unterminated_heredoc_swallows_the_launches_after_it():
+    from servelint.parse import parse_document
+
+    text = 'PORT=8000\nbash -c "vllm serve Qwen/Qwen3-8B --port $PORT"\nvllm serve facebook/opt-125m\n'
+    doc = parse_document("run.sh", text)
+    assert len(doc.launches) == 2
+    at = text.index('"vllm')
+    edited = text[:at] + "<<EOF\n" + text[at:]
+    assert parse_document("run.sh", edited, previous=doc).launches == parse_document("run.sh", edited).launches == []

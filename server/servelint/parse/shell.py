@@ -217,6 +217,11 @@ def reparse(path: str, text: str, prev: ShellIncremental) -> ParsedDocument | No
     if re_new < rs or re_new > len(text) or text[:rs] != prev.text[:rs]:
         return None
     piece = text[rs:re_new]
+    if "<<" in piece:
+        # A heredoc may end past the region (or its end line was just
+        # typed or deleted): tree-sitter reads an unterminated one without
+        # an error, so only a full parse knows where it stops.
+        return None
     walker = _Walker(piece, _ascii_only(piece), None, rs, Form.SHELL, {}, "shell", [], None)
     snap.restore(walker)
     walker.tops = []
