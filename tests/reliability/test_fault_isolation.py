@@ -99,7 +99,7 @@ async def broken_client(lsp_client: LanguageClient):
     lsp_client.protocol.fm.features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = lsp_client.published.append
     lsp_client.protocol.fm.features[types.CLIENT_REGISTER_CAPABILITY] = lambda params: None
     yield
-    await lsp_client.shutdown_session()
+    await stop(lsp_client)
 
 
 async def test_the_server_survives_a_raising_rule_and_a_raising_handler(broken_client, tmp_path):
@@ -120,3 +120,11 @@ async def test_the_server_survives_a_raising_rule_and_a_raising_handler(broken_c
     errors = [m.message for m in broken_client.log_messages if m.type == types.MessageType.Error]
     assert errors and all("did_change failed" in m for m in errors), errors
     assert broken_client.messages == []  # nothing popped up
+
+
+async def stop(lsp_client: LanguageClient) -> None:
+    if lsp_client.capabilities is not None and lsp_client.error is None:
+        await lsp_client.shutdown_session()
+    elif lsp_client._server is not None and lsp_client._server.returncode is None:
+        # Never initialised (the test failed early): the server would wait for exit forever.
+        lsp_client._server.kill()
