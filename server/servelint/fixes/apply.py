@@ -68,7 +68,13 @@ def plan(diags: list[Diagnostic]) -> tuple[dict[str, list[Edit]], set[int]]:
 
 
 def write_atomic(path: str, text: str, expected: str) -> bool:
-    """Replace ``path`` with ``text`` unless it no longer holds ``expected``."""
+    """Replace ``path`` with ``text`` unless it no longer holds ``expected``.
+
+    Raises OSError when the new text cannot be written; the file is then
+    untouched."""
+    # Through a symlink, the file it names is fixed; replacing the link
+    # itself would leave the target unfixed and the link gone.
+    path = os.path.realpath(path)
     try:
         with open(path, "rb") as fh:
             current = fh.read().decode("utf-8")
@@ -108,7 +114,13 @@ def apply_to_files(
         if new == original:
             continue
         if write:
-            if write_atomic(path, new, original):
+            try:
+                written = write_atomic(path, new, original)
+            except OSError as exc:  # a read-only directory, a full disk: the file is as it was
+                print(f"servelint: {path}: could not write the fixes ({exc.strerror or exc}); not fixed", file=out)
+                status = 2
+                continue
+            if written:
                 applied_paths.add(path)
             else:
                 print(f"servelint: {path}: changed since it was read (or not UTF-8); not fixed", file=out)

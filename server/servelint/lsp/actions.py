@@ -88,7 +88,7 @@ def _fix_actions(ls: "ServelintServer", d: types.Diagnostic, data: dict) -> list
         if not isinstance(fx, dict) or not isinstance(fx.get("title"), str):
             continue
         edits = convert.text_edits_from_json(fx.get("edits"))
-        if edits is None:
+        if edits is None or not (ls.document_changes or _current(ls, edits)):
             continue
         out.append(
             types.CodeAction(
@@ -100,6 +100,19 @@ def _fix_actions(ls: "ServelintServer", d: types.Diagnostic, data: dict) -> list
             )
         )
     return out
+
+
+def _current(ls: "ServelintServer", edits: convert.DocEdits) -> bool:
+    """Whether every edit was computed on the text the editor has now.
+
+    A client without ``documentChanges`` cannot be told the version an edit
+    is for: an edit made for an older version would land at shifted
+    positions, so it is not offered at all."""
+    for uri, (version, _) in edits.items():
+        doc = ls.workspace.text_documents.get(uri)
+        if (doc.version if doc is not None else None) != version:
+            return False
+    return True
 
 
 async def _suppress_action(ls: "ServelintServer", st: "DocState", d: types.Diagnostic, data: dict) -> types.CodeAction | None:
