@@ -16,14 +16,18 @@ middle of the file:
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import resource
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 
 import gen
 from common import say, summary
-from lspclient import PULL_PROFILE, PUSH_PROFILE, Driver, cpu_seconds, position
+from lspclient import PULL_PROFILE, PUSH_PROFILE, Driver, cpu_seconds, position, rss_kib
 
 # The first keystrokes pay one-off costs (first use of a code path, caches):
 # an editor session does not repeat them, so they are left out of the stats.
@@ -44,7 +48,8 @@ def edits_for(doc: gen.Generated, sequence: str, n: int):
     return gen.typing_edits(doc.text, doc.marker, n, doc.kind)
 
 
-def engine_edits(doc: gen.Generated, sequence: str, n: int, *, budget_s: float | None = None) -> dict:
+def engine_edits(doc: gen.Generated, sequence: str, n: int, *, budget_s: float | None = None,
+                 warmup: int = WARMUP) -> dict:
     """Engine.lint on each successive text, in this process."""
     from servelint.engine import Engine
 
@@ -56,13 +61,13 @@ def engine_edits(doc: gen.Generated, sequence: str, n: int, *, budget_s: float |
     first_s = time.perf_counter() - t0
     walls, cpus, rules, launches = [], [], [], []
     started = time.perf_counter()
-    for k, edit in enumerate(edits_for(doc, sequence, n + WARMUP)):
+    for k, edit in enumerate(edits_for(doc, sequence, n + warmup)):
         text = gen.apply(text, edit)
         r0, l0 = engine.rule_evaluations, engine.launch_evaluations
         c0, w0 = time.thread_time(), time.perf_counter()
         engine.lint(path, text)
         w1, c1 = time.perf_counter(), time.thread_time()
-        if k < WARMUP:
+        if k < warmup:
             continue
         walls.append(w1 - w0)
         cpus.append(c1 - c0)
@@ -76,12 +81,26 @@ def engine_edits(doc: gen.Generated, sequence: str, n: int, *, budget_s: float |
         "wall": summary(walls), "cpu": summary(cpus),
         "rule_evaluations_per_edit": {"mean": round(statistics.fmean(rules), 2), "max": max(rules)},
         "launch_evaluations_per_edit": {"mean": round(statistics.fmean(launches), 2), "max": max(launches)},
+        "peak_rss_mb": round((rss_kib(os.getpid())[1] or 0) / 1024, 1),
     }
 
 
-async def _lsp_edits(doc: gen.Generated, sequence: str, n: int, profile: str, budget_s: float | None) -> dict:
+def _limit_memory(limit_mb: int | None):
+    """A preexec_fn capping a child's address space: a size that blows up
+    must fail alone, not take a shared machine's memory with it."""
+    if not limit_mb:
+        return None
+
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit_mb << 20, limit_mb << 20))
+
+    return apply
+
+
+async def _lsp_edits(doc: gen.Generated, sequence: str, n: int, profile: str, budget_s: float | None,
+                     warmup: int = WARMUP, limit_mb: int | None = None) -> dict:
     root = tempfile.mkdtemp(prefix="servelint-bench-lsp-")
-    d = Driver(root, profile=profile)
+    d = Driver(root, profile=profile, preexec_fn=_limit_memory(limit_mb))
     await d.start()
     pull = profile == PULL_PROFILE
     try:
@@ -97,8 +116,8 @@ async def _lsp_edits(doc: gen.Generated, sequence: str, n: int, profile: str, bu
         lat, missed = [], 0
         cpu0 = None
         started = time.perf_counter()
-        for k, (at, dele, ins) in enumerate(edits_for(doc, sequence, n + WARMUP)):
-            if k == WARMUP:
+        for k, (at, dele, ins) in enumerate(edits_for(doc, sequence, n + warmup)):
+            if k == warmup:
                 cpu0 = cpu_seconds(d.pid)
             start = position(text, at)
             end = position(text, at + dele) if dele else start
@@ -114,24 +133,27 @@ async def _lsp_edits(doc: gen.Generated, sequence: str, n: int, profile: str, bu
             except (TimeoutError, asyncio.TimeoutError):
                 missed += 1
                 continue
-            if k >= WARMUP:
+            if k >= warmup:
                 lat.append(t1 - t0)
             if budget_s is not None and time.perf_counter() - started > budget_s and len(lat) >= 5:
                 break
         cpu1 = cpu_seconds(d.pid)
+        peak = rss_kib(d.pid)[1]
         server_cpu = (cpu1 - cpu0) / max(1, len(lat)) if cpu0 is not None and cpu1 is not None else None
         return {
             "lines": doc.lines, "mode": "pull" if pull else "push", "client": profile,
             "open_to_first_diagnostics_ms": round(open_s * 1e3, 1),
             "latency": summary(lat), "missed": missed,
             "server_cpu_per_edit_ms": None if server_cpu is None else round(server_cpu * 1e3, 2),
+            "server_peak_rss_mb": round(peak / 1024, 1) if peak else None,
         }
     finally:
         await d.stop()
 
 
-def lsp_edits(doc: gen.Generated, sequence: str, n: int, *, pull: bool = False, budget_s: float | None = None) -> dict:
-    return asyncio.run(_lsp_edits(doc, sequence, n, PULL_PROFILE if pull else PUSH_PROFILE, budget_s))
+def lsp_edits(doc: gen.Generated, sequence: str, n: int, *, pull: bool = False, budget_s: float | None = None,
+              warmup: int = WARMUP, limit_mb: int | None = None) -> dict:
+    return asyncio.run(_lsp_edits(doc, sequence, n, PULL_PROFILE if pull else PUSH_PROFILE, budget_s, warmup, limit_mb))
 
 
 def debounce_ms() -> float | None:
@@ -164,29 +186,70 @@ def measure_latency(quick: bool, lsp_ok: bool, n_edits: int | None = None) -> di
     return out
 
 
+# A scaling cell may be quadratic; these bound what it may take from a shared machine.
+CELL_MEMORY_MB = 6144
+CELL_TIMEOUT_S = 1200
+
+
+def _cell(kind: str, size: int, path: str, n: int, budget: float) -> dict:
+    """One scaling cell in a child process (capped memory, a time limit)."""
+    cmd = [sys.executable, os.path.abspath(__file__), "cell", kind, str(size), path, str(n), str(budget)]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=CELL_TIMEOUT_S,
+                              preexec_fn=_limit_memory(CELL_MEMORY_MB))
+    except subprocess.TimeoutExpired:
+        return {"failed": f"did not finish within {CELL_TIMEOUT_S} s (first lint, 1 warm-up edit, 5 edits)"}
+    if proc.returncode != 0:
+        tail = proc.stderr.strip().splitlines()[-1:] or [""]
+        hit_cap = "MemoryError" in proc.stderr or proc.returncode in (-9, 137)
+        why = f"ran out of its {CELL_MEMORY_MB} MB address-space cap" if hit_cap else f"exit {proc.returncode}"
+        return {"failed": f"{why}: {tail[0][:300]}"}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _run_cell(kind: str, size: int, path: str, n: int, budget: float) -> dict:
+    doc = (gen.shell_script if kind == "shell" else gen.k8s_multidoc)(size)
+    if path == "engine":
+        return engine_edits(doc, "toggle", n, budget_s=budget, warmup=1)
+    return lsp_edits(doc, "toggle", n, budget_s=budget, warmup=1, limit_mb=CELL_MEMORY_MB)
+
+
 def measure_scaling(quick: bool, lsp_ok: bool) -> dict:
     """Measurement 3: the same keystroke on 1k, 10k and 100k lines."""
     sizes = [1_000, 10_000] if quick else [1_000, 10_000, 100_000]
     n = 20 if quick else 200
     budget = 20.0 if quick else 120.0
-    out: dict = {"max_edits": n, "budget_s_per_cell": budget, "sizes": sizes, "cells": {}}
-    for kind, maker in (("shell", gen.shell_script), ("k8s", gen.k8s_multidoc)):
+    out: dict = {"max_edits": n, "budget_s_per_cell": budget, "sizes": sizes, "memory_cap_mb": CELL_MEMORY_MB,
+                 "timeout_s_per_cell": CELL_TIMEOUT_S, "cells": {}}
+    for kind in ("shell", "k8s"):
         for size in sizes:
-            doc = maker(size)
             cell: dict = {}
             say(f"[scaling] {kind} {size} lines: engine, toggle")
-            cell["engine/toggle"] = engine_edits(doc, "toggle", n, budget_s=budget)
-            if lsp_ok and kind == "shell":
+            cell["engine/toggle"] = _cell(kind, size, "engine", n, budget)
+            if lsp_ok:
                 say(f"[scaling] {kind} {size} lines: LSP push, toggle")
-                cell["lsp-push/toggle"] = lsp_edits(doc, "toggle", n, budget_s=budget)
+                cell["lsp-push/toggle"] = _cell(kind, size, "lsp", n, budget)
             out["cells"][f"{kind}-{size}"] = cell
     for kind in ("shell", "k8s"):
         small, big = out["cells"].get(f"{kind}-{sizes[0]}"), out["cells"].get(f"{kind}-{sizes[-1]}")
-        if small and big:
-            for key in small:
-                if key in big:
-                    a, b = small[key], big[key]
-                    sa = a.get("wall", a.get("latency"))["p50_ms"]
-                    sb = b.get("wall", b.get("latency"))["p50_ms"]
-                    out.setdefault("ratios", {})[f"{kind} {key} p50 {sizes[-1]}/{sizes[0]}"] = round(sb / sa, 1)
+        for key in small or {}:
+            a, b = small[key], (big or {}).get(key) or {}
+            sa = (a.get("wall") or a.get("latency") or {}).get("p50_ms")
+            sb = (b.get("wall") or b.get("latency") or {}).get("p50_ms")
+            label = f"{kind} {key} p50 {sizes[-1]}/{sizes[0]}"
+            if sa and sb:
+                out.setdefault("ratios", {})[label] = round(sb / sa, 1)
+                ca, cb = (a.get("cpu") or {}).get("p50_ms"), (b.get("cpu") or {}).get("p50_ms")
+                if ca and cb:
+                    out["ratios"][label + " (CPU)"] = round(cb / ca, 1)
+            elif "failed" in b:
+                out.setdefault("ratios", {})[label] = f"the {sizes[-1]}-line cell failed: {b['failed']}"
     return out
+
+
+if __name__ == "__main__" and len(sys.argv) == 7 and sys.argv[1] == "cell":
+    import logging
+
+    logging.getLogger("pygls").setLevel(logging.ERROR)
+    _, _, kind_, size_, path_, n_, budget_ = sys.argv
+    print(json.dumps(_run_cell(kind_, int(size_), path_, int(n_), float(budget_))))

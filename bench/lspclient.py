@@ -28,11 +28,12 @@ def server_command(python: str | None = None) -> list[str]:
 
 class Driver:
     def __init__(self, root: str, *, profile: str = PUSH_PROFILE, python: str | None = None,
-                 env: dict | None = None) -> None:
+                 env: dict | None = None, preexec_fn=None) -> None:
         self.root = root
         self.profile = profile
         self.cmd = server_command(python)
         self.env = env
+        self.preexec_fn = preexec_fn
         self.client = make_test_lsp_client()
         self.published: dict[str, list[tuple[int | None, float, int]]] = {}
         self._event = asyncio.Event()
@@ -54,7 +55,7 @@ class Driver:
 
     async def start(self) -> types.InitializeResult:
         self.spawned_at = time.perf_counter()
-        await self.client.start_io(*self.cmd, env=self.env)
+        await self.client.start_io(*self.cmd, env=self.env, preexec_fn=self.preexec_fn)
         caps = client_capabilities(self.profile)
         return await self.client.initialize_session(
             types.InitializeParams(

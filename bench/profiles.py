@@ -137,16 +137,16 @@ def check_repository(n_files: int) -> dict:
     return {"files": n_files, **_pyinstrument_tops(prof.last_session)}
 
 
-async def _server_session(doc: gen.Generated, n: int, out_path: str, duration_hint: float) -> None:
+async def _server_session(doc: gen.Generated, n: int, out_path: str) -> None:
     from lspclient import Driver
 
     root = tempfile.mkdtemp(prefix="servelint-bench-prof-")
     d = Driver(root)
     await d.start()
     try:
-        uri = d.uri("launch.sh")
+        uri = d.uri("launch.sh" if doc.kind == "shell" else "manifests.yaml")
         text = doc.text
-        d.open(uri, text, "shellscript")
+        d.open(uri, text, "shellscript" if doc.kind == "shell" else "yaml")
         await d.published_version(uri, 1, timeout=300)
         site = profiler_path()
         spy = os.path.join(site, "bin", "py-spy") if site else None
@@ -173,12 +173,12 @@ async def _server_session(doc: gen.Generated, n: int, out_path: str, duration_hi
         await d.stop()
 
 
-def server_keystroke(n: int) -> dict:
+def server_keystroke(doc: gen.Generated, n: int, name: str) -> dict:
     """py-spy on the server process while it answers ``n`` pushed keystrokes."""
-    out_path = os.path.join(OUT, "profile-server-keystroke.collapsed")
+    out_path = os.path.join(OUT, f"profile-{name}.collapsed")
     os.makedirs(OUT, exist_ok=True)
     try:
-        asyncio.run(_server_session(gen.shell_script(2000), n, out_path, 0))
+        asyncio.run(_server_session(doc, n, out_path))
     except Exception as exc:
         return {"skipped": f"{type(exc).__name__}: {exc}"}
     if not os.path.exists(out_path):
@@ -251,7 +251,9 @@ def measure(quick: bool) -> dict:
     say("[profile] engine keystroke, 5,000-line manifest")
     res["engine-k8s-5000"] = engine_keystroke(gen.k8s_multidoc(5000), "toggle", n, "engine-k8s-5000")
     say("[profile] server keystroke (py-spy), 2,000-line script")
-    res["server-shell-2000"] = server_keystroke(n)
+    res["server-shell-2000"] = server_keystroke(gen.shell_script(2000), n, "server-shell-2000")
+    say("[profile] server keystroke (py-spy), 5,000-line manifest")
+    res["server-k8s-5000"] = server_keystroke(gen.k8s_multidoc(5000), n, "server-k8s-5000")
     say("[profile] engine, warm verdict path")
     res["engine-verdict"] = engine_verdict(20 if quick else 100)
     say("[profile] servelint check over the generated repository")

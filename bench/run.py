@@ -168,16 +168,21 @@ def render(r: dict) -> str:
     if "scaling" in r:
         s = r["scaling"]
         out.append("## 3. Scaling\n")
-        out.append(f"Up to {s['max_edits']} edits or {s['budget_s_per_cell']} s per cell.\n")
-        out.append("| file | path | edits | p50 | p99 | CPU p50 | rule / launch evals per edit |")
-        out.append("|---|---|---|---|---|---|---|")
+        out.append(f"Up to {s['max_edits']} edits or {s['budget_s_per_cell']} s per cell; each cell in a child process "
+                   f"capped at {s.get('memory_cap_mb')} MB of address space and {s.get('timeout_s_per_cell')} s.\n")
+        out.append("| file | path | edits | p50 | p99 | CPU p50 | rule / launch evals per edit | peak RSS |")
+        out.append("|---|---|---|---|---|---|---|---|")
         for cname, cell in s["cells"].items():
             for key, c in cell.items():
+                if "failed" in c:
+                    out.append(f"| {cname} | {key} | – | – | – | – | failed: {c['failed']} | – |")
+                    continue
                 w = c.get("wall") or c.get("latency")
                 cpu = _ms(c["cpu"], "p50_ms") if "cpu" in c else f"server {fmt_ms(c['server_cpu_per_edit_ms'])}/edit"
                 ev = (f"{c['rule_evaluations_per_edit']['mean']} / {c['launch_evaluations_per_edit']['mean']}"
                       if "rule_evaluations_per_edit" in c else "–")
-                out.append(f"| {cname} | {key} | {w['n']} | {_ms(w, 'p50_ms')} | {_ms(w, 'p99_ms')} | {cpu} | {ev} |")
+                rss = c.get("peak_rss_mb") or c.get("server_peak_rss_mb")
+                out.append(f"| {cname} | {key} | {w['n']} | {_ms(w, 'p50_ms')} | {_ms(w, 'p99_ms')} | {cpu} | {ev} | {rss} MB |")
         out.append(f"\nRatios (goal ≤ 1.5): {s.get('ratios')}\n")
     if "throughput" in r:
         t = r["throughput"]
