@@ -1,0 +1,49 @@
+"""The long-run driver (``longrun.py``, ``make fuzz``) in miniature: a few
+hundred documents through every target with nothing found, and a planted
+crash and a planted hang are caught, counted and saved."""
+
+from __future__ import annotations
+
+import time
+
+import longrun
+
+
+def _run(tmp_path, *extra: str) -> tuple[int, str]:
+    report = tmp_path / "LONGRUN.md"
+    status = longrun.main(["--documents", "300", "--seed", "5", "--report", str(report),
+                           "--crashers", str(tmp_path / "crashers"), *extra])
+    return status, report.read_text()
+
+
+def test_every_target_runs_clean(tmp_path):
+    status, report = _run(tmp_path)
+    assert status == 0, report
+    assert "* crashes: **0**; hangs: **0**; wrong answers: **0**" in report
+    for target in longrun.DEFAULT_WEIGHTS:
+        assert f"| {target} | " in report
+        assert f"| {target} | 0 |" not in report  # every target got documents
+
+
+def test_a_crash_and_a_hang_are_caught_and_saved(tmp_path, monkeypatch):
+    def crashing(self):
+        return "crash me", lambda: {}["missing"]
+
+    def hanging(self):
+        def spin():
+            while True:
+                time.sleep(0.01)
+        return "hang me", spin
+
+    monkeypatch.setattr(longrun.Targets, "shell", crashing)
+    monkeypatch.setattr(longrun.Targets, "dockerfile", hanging)
+    status, report = _run(tmp_path, "--targets", "shell,dockerfile", "--weights", "shell=1,dockerfile=1",
+                          "--documents", "4", "--hang-s", "0.2")
+    assert status == 1
+    assert "| shell | 2 | 2 | 0 | 0 |" in report and "| dockerfile | 2 | 0 | 2 | 0 |" in report
+    crashers = tmp_path / "crashers"
+    saved = sorted(p.name.rsplit("-", 1)[0] for p in crashers.glob("*.txt"))
+    assert saved == ["dockerfile-hang", "shell-crash"]  # the same input each time: one file each
+    assert next(crashers.glob("shell-crash-*.txt")).read_text() == "crash me"
+    assert "KeyError" in next(crashers.glob("shell-crash-*.err")).read_text()
+    assert "shell: KeyError" in report
