@@ -617,6 +617,7 @@ def parse_args(argv=None):
     p.add_argument("--crashers", default=str(HERE / "crashers"))
     p.add_argument("--report", default=str(HERE / "LONGRUN.md"))
     p.add_argument("--progress-s", type=float, default=60.0)
+    p.add_argument("--commit", default="", help="the servelint commit under test, for the report (default: git's)")
     a = p.parse_args(argv)
     a.targets = [t for t in a.targets.split(",") if t]
     a.weights = dict(DEFAULT_WEIGHTS)
@@ -632,11 +633,14 @@ def parse_args(argv=None):
 def main(argv=None) -> int:
     a = parse_args(argv)
     a.command = " ".join(["python", "tests/fuzz/longrun.py", *(argv or sys.argv[1:])])
-    try:
-        a.commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                                  text=True).stdout.strip() or "?"
-    except OSError:
-        a.commit = "?"
+    if not a.commit:
+        try:
+            a.commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                                      text=True).stdout.strip() or "?"
+            if subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "server"], cwd=ROOT).returncode:
+                a.commit += " plus uncommitted changes under server/"
+        except OSError:
+            a.commit = "?"
     return Run(a).main()
 
 
