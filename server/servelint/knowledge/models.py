@@ -723,32 +723,42 @@ def _split(model_id: str) -> tuple[str, str]:
     return org.lower(), name
 
 
-class _Family(NamedTuple):
-    # org -> stem words -> known ids with those words
-    by_org: Mapping[str, Mapping[tuple[str, ...], tuple[_Known, ...]]]
-    org_tokens: Mapping[str, frozenset[str]]
+class _OrgFamily(NamedTuple):
+    # stem words -> known ids of this organisation with those words
+    groups: Mapping[tuple[str, ...], tuple[_Known, ...]]
+    tokens: frozenset[str]
 
 
 @lru_cache(maxsize=1)
-def _family() -> _Family:
-    grouped: dict[str, dict[tuple[str, ...], list[_Known]]] = {}
-    org_tokens: dict[str, frozenset[str]] = {}
+def _entries_by_org() -> Mapping[str, tuple[TableEntry, ...]]:
+    """Table entries that can vouch for a family, by organisation (in table
+    order).  Cheap: names are only split here, and tokenised per organisation
+    by ``_org_family`` when a lookup first needs that organisation, so a cold
+    ``servelint check`` naming one unknown id does not stem all 600 ids."""
+    by_org: dict[str, list[TableEntry]] = {}
     for entry in _table().by_lower.values():
         # Draft classes are not checkpoint architectures, and an entry whose
         # own architecture is a guess cannot vouch for others.
         if entry.kind == "speculative-draft" or entry.alternatives:
             continue
-        org, name = _split(entry.model_id)
-        tokens = org_tokens.setdefault(org, _org_tokens(org))
-        stem = _stem(_tokens(name), tokens)
-        if stem is None:
-            continue
-        grouped.setdefault(org, {}).setdefault(stem.words, []).append(_Known(entry.model_id, entry.architecture, stem))
-    by_org = {
-        org: MappingProxyType({words: tuple(known) for words, known in groups.items()})
-        for org, groups in grouped.items()
-    }
-    return _Family(MappingProxyType(by_org), MappingProxyType(org_tokens))
+        by_org.setdefault(_split(entry.model_id)[0], []).append(entry)
+    return MappingProxyType({org: tuple(entries) for org, entries in by_org.items()})
+
+
+@lru_cache(maxsize=None)
+def _org_family(org: str) -> _OrgFamily | None:
+    entries = _entries_by_org().get(org)
+    if not entries:
+        return None
+    tokens = _org_tokens(org)
+    grouped: dict[tuple[str, ...], list[_Known]] = {}
+    for entry in entries:
+        stem = _stem(_tokens(_split(entry.model_id)[1]), tokens)
+        if stem is not None:
+            grouped.setdefault(stem.words, []).append(_Known(entry.model_id, entry.architecture, stem))
+    if not grouped:
+        return None
+    return _OrgFamily(MappingProxyType({words: tuple(known) for words, known in grouped.items()}), tokens)
 
 
 def _infer_in_org(groups: Mapping[tuple[str, ...], tuple[_Known, ...]], stem: _Stem) -> _Answer | None:
@@ -829,15 +839,14 @@ def _from_family(model: str) -> ModelResolution | None:
 
 @lru_cache(maxsize=4096)
 def _infer_family(model_lower: str) -> _Answer | None:
-    family = _family()
     org, name = _split(model_lower)
     tokens = _tokens(name)
 
-    own = family.by_org.get(org)
+    own = _org_family(org)
     if own is not None:
-        stem = _stem(tokens, family.org_tokens[org])
+        stem = _stem(tokens, own.tokens)
         if stem is not None:
-            answer = _infer_in_org(own, stem)
+            answer = _infer_in_org(own.groups, stem)
             if answer is not None:
                 return None if answer is _AMBIGUOUS else answer
 
@@ -848,13 +857,16 @@ def _infer_family(model_lower: str) -> _Answer | None:
     if plain is None or sum(len(w) for w in plain.words if w != "moe") < 4:
         return None
     found: list[_Answer] = []
-    for other, groups in family.by_org.items():
+    for other in _entries_by_org():
         if other == org:
             continue
-        stem = _stem(tokens, family.org_tokens[other])
+        family = _org_family(other)
+        if family is None:
+            continue
+        stem = _stem(tokens, family.tokens)
         if stem is None:
             continue
-        answer = _infer_in_org(groups, stem)
+        answer = _infer_in_org(family.groups, stem)
         if answer is _AMBIGUOUS:
             return None
         if answer is not None:
