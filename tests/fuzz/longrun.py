@@ -293,138 +293,174 @@ def _check_result(result, text: str) -> None:
 EDITED_SEPARATOR = "\n\x1e--- edited to ---\x1e\n"
 
 
-def _context(name: str, settings: Settings) -> str:
-    return (f"file name {os.path.basename(name)!r} (in an empty directory); Settings(vllm_version="
-            f"{settings.vllm_version!r}, target={settings.target!r}, use_installed_vllm=False)")
+def _settings(meta: dict) -> Settings:
+    return Settings(vllm_version=meta.get("vllm_version"), target=meta.get("target", "cuda"), use_installed_vllm=False)
+
+
+def _view(result) -> list:
+    return [(d.path, d.span, d.code, d.message, d.severity, tuple(f.title for f in d.fixes)) for d in result.diagnostics]
+
+
+# Each check takes the input text and what else it needs to repeat the case
+# exactly (``meta``: a file name, settings...), and raises on a finding.  The
+# run and ``replay`` (a saved input, in tests/fuzz/test_regressions.py) share them.
+
+def check_shell(text: str, meta: dict) -> None:
+    doc = parse_shell_document("x.sh", text)
+    check_spans(doc, text)
+    _no_internal(doc)
+
+
+def check_shell_incremental(text: str, meta: dict) -> None:
+    before, edited = text.split(EDITED_SEPARATOR)
+    inc = parse_document("run.sh", edited, previous=parse_document("run.sh", before))
+    if dump_document(inc, edited) != dump_document(parse_document("run.sh", edited), edited):
+        raise Crash("incremental parse differs from a full parse")
+
+
+def check_yaml(text: str, meta: dict) -> None:
+    doc = parse_yaml_document(meta.get("name", "deploy.yaml"), text)
+    check_spans(doc, text)
+    _no_internal(doc)
+
+
+def check_config_yaml(text: str, meta: dict) -> None:
+    doc = parse_vllm_config("cfg.yaml", text)
+    check_spans(doc, text)
+    _no_internal(doc)
+
+
+def check_dockerfile(text: str, meta: dict) -> None:
+    check_spans(parse_dockerfile_document("Dockerfile", text), text)
+
+
+def check_example_fix(text: str, meta: dict) -> None:
+    _parse_alternatives(text, meta.get("vllm_version") or knowledge.NEWEST)
+
+
+_RECORDS_DIR = tempfile.mkdtemp(prefix="servelint-fuzz-records-")
+
+
+def check_records(text: str, meta: dict) -> None:
+    path = Path(_RECORDS_DIR) / "user.json"
+    path.write_text(text, encoding="utf-8", errors="surrogatepass")
+    store = RecordStore()
+    store._load_file(str(path), "user")
+    for p in store.problems:
+        str(p)
+    for m in meta.get("messages", _MESSAGES[:2]):
+        store.match(m)
+
+
+# The engine's documents live in an empty directory: a --config they name is missing.
+_ENGINE_DIR = tempfile.mkdtemp(prefix="servelint-fuzz-engine-")
+
+
+def check_engine(text: str, meta: dict) -> None:
+    from servelint.lsp import convert
+
+    settings = _settings(meta)
+    name = str(Path(_ENGINE_DIR) / meta["name"])
+    result = Engine(settings).lint(name, text)
+    _check_result(result, text)
+    sources = dict(result.sources)
+    sources[result.path] = result.source
+    for d in result.diagnostics:
+        convert.to_lsp(d, lambda p: sources.get(p) or SourceText(""), lambda p: 1)
+    if meta.get("apply_fix"):
+        for d in result.diagnostics:
+            for fx in d.fixes:
+                if all(e.path == name for e in fx.edits):
+                    fixed = apply_edits(text, fx.edits)
+                    _check_result(Engine(settings).lint(name, fixed), fixed)
+                    return
+
+
+def check_engine_incremental(text: str, meta: dict) -> None:
+    """An engine that linted the text before each edit says what a fresh
+    engine says about the text after the last."""
+    settings = _settings(meta)
+    texts = text.split(EDITED_SEPARATOR)
+    name = str(Path(_ENGINE_DIR) / meta["name"])
+    eng = Engine(settings)
+    for t in texts:
+        got = eng.lint(name, t)
+    fresh = _view(Engine(settings).lint(name, texts[-1]))
+    mine = _view(got)
+    if mine != fresh:
+        only_inc = sorted({v[2] for v in mine if v not in fresh})
+        only_fresh = sorted({v[2] for v in fresh if v not in mine})
+        raise Crash(f"the incremental engine differs from a fresh lint ({meta.get('kind')}; incremental only "
+                    f"{only_inc or '-'}, fresh only {only_fresh or '-'})")
+    _check_result(got, texts[-1])
+
+
+CHECKS = {
+    "shell": check_shell, "shell-incremental": check_shell_incremental, "yaml": check_yaml,
+    "config-yaml": check_config_yaml, "dockerfile": check_dockerfile, "exampleFix": check_example_fix,
+    "records": check_records, "engine": check_engine, "engine-incremental": check_engine_incremental,
+}
+
+
+def replay(path: str | Path) -> None:
+    """Run a saved input (``<target>-<kind>-<digest>.txt`` and its ``.json``)
+    through its target's check again; raises what the run found, if it still does."""
+    path = Path(path)
+    meta = json.loads(path.with_suffix(".json").read_text())
+    text = path.read_text(encoding="utf-8", errors="surrogatepass")
+    os.environ["SERVELINT_STRICT"] = "1"
+    engine_mod._LOGGED.clear()
+    errors = _Errors()
+    logger = logging.getLogger("servelint")
+    logger.addHandler(errors)
+    try:
+        CHECKS[meta["target"]](text, meta)
+    finally:
+        logger.removeHandler(errors)
+    if errors.records:
+        raise Crash("servelint logged: " + errors.records[0].getMessage())
 
 
 class Targets:
-    def __init__(self, rng: random.Random, mutator: Mutator, workdir: Path) -> None:
-        self.context = ""
+    """Makes each target's next input: (text, meta) for its check."""
+
+    def __init__(self, rng: random.Random, mutator: Mutator) -> None:
         self.rng = rng
         self.mut = mutator
-        self.workdir = workdir
-        self.record_file = workdir / "user.json"
-
-    def shell(self) -> tuple[str, callable]:
-        text = self.mut.document("shell")
-        return text, lambda: (check_spans(d := parse_shell_document("x.sh", text), text), _no_internal(d))
-
-    def shell_incremental(self):
-        text = self.mut.document("shell")
-        edited = self.mut.mutate(text, self.mut.corpus["shell"]) if self.rng.random() < 0.3 else self._edit(text)
-
-        def run():
-            before = parse_document("run.sh", text)
-            inc = parse_document("run.sh", edited, previous=before)
-            if dump_document(inc, edited) != dump_document(parse_document("run.sh", edited), edited):
-                raise Crash("incremental parse differs from a full parse")
-        return text + EDITED_SEPARATOR + edited, run
 
     def _edit(self, text: str) -> str:
         at = self.rng.randrange(len(text) + 1)
         return text[:at] + self.rng.choice(self.mut.tokens) + text[at + self.rng.randrange(0, 6):]
 
-    def yaml(self):
-        text = self.mut.document("yaml")
-
-        def run():
-            doc = parse_yaml_document(self.rng.choice(_NAMES["yaml"]), text)
-            check_spans(doc, text)
-            _no_internal(doc)
-        return text, run
-
-    def config_yaml(self):
-        text = self.mut.document("config-yaml")
-
-        def run():
-            doc = parse_vllm_config("cfg.yaml", text)
-            check_spans(doc, text)
-            _no_internal(doc)
-        return text, run
-
-    def dockerfile(self):
-        text = self.mut.document("dockerfile")
-        return text, lambda: check_spans(parse_dockerfile_document("Dockerfile", text), text)
-
-    def example_fix(self):
-        text = self.mut.document("exampleFix")
-        version = self.rng.choice(knowledge.RELEASES)
-        return text, lambda: _parse_alternatives(text, version)
-
-    def records(self):
-        text = self.mut.document("records")
-        messages = self.rng.sample(_MESSAGES, 2)
-
-        def run():
-            self.record_file.write_text(text, encoding="utf-8", errors="surrogatepass")
-            store = RecordStore()
-            store._load_file(str(self.record_file), "user")
-            for p in store.problems:
-                str(p)
-            for m in messages:
-                store.match(m)
-        return text, run
-
-    def engine(self):
-        kind = self.rng.choice(["shell", "shell", "yaml", "yaml", "dockerfile"])
-        text = self.mut.document(kind)
-        name = str(self.workdir / self.rng.choice(_NAMES[kind]))
+    def _engine_meta(self, kind: str) -> dict:
         settings = self.rng.choice(_SETTINGS)
-        self.context = _context(name, settings)
-        apply_fix = self.rng.random() < 0.25
+        return {"kind": kind, "name": self.rng.choice(_NAMES[kind]), "vllm_version": settings.vllm_version,
+                "target": settings.target}
 
-        def run():
-            result = Engine(settings).lint(name, text)
-            _check_result(result, text)
-            from servelint.lsp import convert
-
-            sources = dict(result.sources)
-            sources[result.path] = result.source
-            for d in result.diagnostics:
-                convert.to_lsp(d, lambda p: sources.get(p) or SourceText(""), lambda p: 1)
-            if apply_fix:
-                for d in result.diagnostics:
-                    for fx in d.fixes:
-                        if all(e.path == name for e in fx.edits):
-                            fixed = apply_edits(text, fx.edits)
-                            _check_result(Engine(settings).lint(name, fixed), fixed)
-                            return
-        return text, run
-
-    def engine_incremental(self):
-        """An engine that linted the text before an edit says what a fresh
-        engine says about the text after it."""
-        kind = self.rng.choice(["shell", "shell", "yaml", "dockerfile"])
-        text = self.mut.document(kind)
-        edits = [self._edit for _ in range(self.rng.randrange(1, 4))]
-        name = str(self.workdir / self.rng.choice(_NAMES[kind]))
-        settings = self.rng.choice(_SETTINGS)
-        self.context = _context(name, settings) + "; the texts linted in turn are separated by EDITED_SEPARATOR"
-        texts = [text]
-        for edit in edits:
-            texts.append(edit(texts[-1]))
-
-        def view(result):
-            return [(d.path, d.span, d.code, d.message, d.severity, tuple(f.title for f in d.fixes))
-                    for d in result.diagnostics]
-
-        def run():
-            eng = Engine(settings)
-            for t in texts:
-                got = eng.lint(name, t)
-            fresh = view(Engine(settings).lint(name, texts[-1]))
-            mine = view(got)
-            if mine != fresh:
-                only_inc = sorted({v[2] for v in mine if v not in fresh})
-                only_fresh = sorted({v[2] for v in fresh if v not in mine})
-                raise Crash(f"the incremental engine differs from a fresh lint ({kind}; incremental only "
-                            f"{only_inc or '-'}, fresh only {only_fresh or '-'})")
-            _check_result(got, texts[-1])
-        return EDITED_SEPARATOR.join(texts), run
-
-    def get(self, target: str):
-        return getattr(self, target.replace("-", "_").replace("exampleFix", "example_fix"))
+    def make(self, target: str) -> tuple[str, dict]:
+        rng, mut = self.rng, self.mut
+        if target == "shell-incremental":
+            text = mut.document("shell")
+            edited = mut.mutate(text, mut.corpus["shell"]) if rng.random() < 0.3 else self._edit(text)
+            return text + EDITED_SEPARATOR + edited, {}
+        if target == "yaml":
+            return mut.document("yaml"), {"name": rng.choice(_NAMES["yaml"])}
+        if target == "exampleFix":
+            return mut.document("exampleFix"), {"vllm_version": rng.choice(knowledge.RELEASES)}
+        if target == "records":
+            return mut.document("records"), {"messages": rng.sample(_MESSAGES, 2)}
+        if target == "engine":
+            kind = rng.choice(["shell", "shell", "yaml", "yaml", "dockerfile"])
+            meta = self._engine_meta(kind)
+            meta["apply_fix"] = rng.random() < 0.25
+            return mut.document(kind), meta
+        if target == "engine-incremental":
+            kind = rng.choice(["shell", "shell", "yaml", "dockerfile"])
+            texts = [mut.document(kind)]
+            for _ in range(rng.randrange(1, 4)):
+                texts.append(self._edit(texts[-1]))
+            return EDITED_SEPARATOR.join(texts), self._engine_meta(kind)
+        return mut.document(target), {}
 
 
 # -- the run ----------------------------------------------------------------------
@@ -444,21 +480,24 @@ class Run:
         self.current_since = 0.0
         self.lsp: dict | None = None
 
-    def save(self, target: str, text: str, kind: str, detail: str) -> str:
+    def save(self, target: str, text: str, meta: dict, kind: str, detail: str, sig: str) -> str:
+        """The input (.txt), how to repeat it (.json: ``replay`` reads it) and what happened (.err)."""
         out = Path(self.args.crashers)
         out.mkdir(parents=True, exist_ok=True)
         digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
         path = out / f"{target}-{kind}-{digest}.txt"
         path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        path.with_suffix(".json").write_text(json.dumps({"target": target, "found": sig, "seed": self.args.seed, **meta},
+                                                        indent=1) + "\n")
         path.with_suffix(".err").write_text(detail)
         return str(path)
 
-    def failure(self, target: str, text: str, kind: str, detail: str, sig: str) -> None:
+    def failure(self, target: str, text: str, meta: dict, kind: str, detail: str, sig: str) -> None:
         {"hang": self.hangs, "wrong": self.wrong}.get(kind, self.crashes)[target] += 1
         seen = self.signatures.get(sig, 0)
         self.signatures[sig] = seen + 1
         if seen < 3:
-            where = self.save(target, text, kind, detail)
+            where = self.save(target, text, meta, kind, detail, sig)
             print(f"!! {kind} in {target}: {sig}\n   saved {where}", flush=True)
 
     def watchdog(self) -> None:
@@ -468,40 +507,42 @@ class Run:
             time.sleep(1)
             cur = self.current
             if cur and time.perf_counter() - self.current_since > 3 * self.args.hang_s:
-                where = self.save(cur[0], cur[1], "hang", "stuck in C code: the timer could not interrupt it")
+                where = self.save(cur[0], cur[1], cur[2], "hang", "stuck in C code: the timer could not interrupt it",
+                                  f"{cur[0]}: hang")
                 print(f"!! unrecoverable hang in {cur[0]}; saved {where}", flush=True)
                 self.hangs[cur[0]] += 1
                 self.write_report(final=True, note="stopped by the watchdog")
                 os._exit(3)
 
-    def one(self, target: str, text: str, fn, context: str = "") -> None:
+    def one(self, target: str, text: str, meta: dict) -> None:
         engine_mod._LOGGED.clear()
         errors = _Errors()
         logger = logging.getLogger("servelint")
         logger.addHandler(errors)
-        self.current = (target, text)
+        self.current = (target, text, meta)
         self.current_since = t0 = time.perf_counter()
         signal.setitimer(signal.ITIMER_REAL, self.args.hang_s)
         try:
-            fn()
+            CHECKS[target](text, meta)
             signal.setitimer(signal.ITIMER_REAL, 0)
             if errors.records:
                 r = errors.records[0]
-                detail = "\n".join(errors.format(r) for r in errors.records) + "\n" + context
+                detail = "\n".join(errors.format(r) for r in errors.records)
                 sig = f"{target}: logged {r.getMessage()[:80]}"
-                self.failure(target, text, "crash", detail, sig)
+                self.failure(target, text, meta, "crash", detail, sig)
         except Hang:
-            self.failure(target, text, "hang", f"over {self.args.hang_s}s\n{context}", f"{target}: hang")
+            self.failure(target, text, meta, "hang", f"over {self.args.hang_s}s", f"{target}: hang")
         except Exception as exc:  # noqa: BLE001 - every exception is the finding
             signal.setitimer(signal.ITIMER_REAL, 0)
             tb = traceback.extract_tb(exc.__traceback__)
             frame = next((f for f in reversed(tb) if "servelint" in f.filename), tb[-1] if tb else None)
             where = f"{Path(frame.filename).name}:{frame.lineno}" if frame else "?"
-            detail = traceback.format_exc() + "\n" + context
+            detail = traceback.format_exc()
             if isinstance(exc, Crash):
-                self.failure(target, text, "wrong", detail, f"{target}: {exc}")
+                self.failure(target, text, meta, "wrong", detail, f"{target}: {exc}")
             else:
-                self.failure(target, text, "crash", detail, f"{target}: {type(exc).__name__} at {where}: {str(exc)[:60]}")
+                self.failure(target, text, meta, "crash", detail,
+                             f"{target}: {type(exc).__name__} at {where}: {str(exc)[:60]}")
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             logger.removeHandler(errors)
@@ -553,33 +594,31 @@ class Run:
         a = self.args
         rng = random.Random(a.seed)
         corpus = load_corpus()
-        with tempfile.TemporaryDirectory(prefix="servelint-fuzz-") as tmp:
-            targets = Targets(rng, Mutator(rng, corpus), Path(tmp))
-            signal.signal(signal.SIGALRM, _on_alarm)
-            threading.Thread(target=self.watchdog, daemon=True).start()
-            total_w = sum(a.weights[t] for t in a.targets)
-            quota = {t: a.documents * a.weights[t] // total_w for t in a.targets}
-            quota[a.targets[0]] += a.documents - sum(quota.values())
-            order = [t for t in a.targets for _ in range(a.weights[t])]
-            last = time.time()
-            while True:
-                progressed = False
-                for t in order:
-                    if self.docs[t] >= quota[t]:
-                        continue
-                    progressed = True
-                    targets.context = ""
-                    text, fn = targets.get(t)()
-                    self.one(t, text, fn, targets.context)
-                if not progressed:
-                    break
-                if time.time() - last > a.progress_s:
-                    last = time.time()
-                    done = sum(self.docs.values())
-                    rate = done / (last - self.started)
-                    print(f"{done:,}/{a.documents:,} documents, {rate:.0f}/s, {sum(self.crashes.values())} crashes, "
-                          f"{sum(self.hangs.values())} hangs, {sum(self.wrong.values())} wrong", flush=True)
-                    self.write_report()
+        targets = Targets(rng, Mutator(rng, corpus))
+        signal.signal(signal.SIGALRM, _on_alarm)
+        threading.Thread(target=self.watchdog, daemon=True).start()
+        total_w = sum(a.weights[t] for t in a.targets)
+        quota = {t: a.documents * a.weights[t] // total_w for t in a.targets}
+        quota[a.targets[0]] += a.documents - sum(quota.values())
+        order = [t for t in a.targets for _ in range(a.weights[t])]
+        last = time.time()
+        while True:
+            progressed = False
+            for t in order:
+                if self.docs[t] >= quota[t]:
+                    continue
+                progressed = True
+                text, meta = targets.make(t)
+                self.one(t, text, meta)
+            if not progressed:
+                break
+            if time.time() - last > a.progress_s:
+                last = time.time()
+                done = sum(self.docs.values())
+                rate = done / (last - self.started)
+                print(f"{done:,}/{a.documents:,} documents, {rate:.0f}/s, {sum(self.crashes.values())} crashes, "
+                      f"{sum(self.hangs.values())} hangs, {sum(self.wrong.values())} wrong", flush=True)
+                self.write_report()
         if a.lsp_documents:
             self.write_report()
             self.lsp = run_lsp_sequences(a)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 
 import longrun
+import pytest
 
 
 def _run(tmp_path, *extra: str) -> tuple[int, str]:
@@ -26,17 +27,16 @@ def test_every_target_runs_clean(tmp_path):
 
 
 def test_a_crash_and_a_hang_are_caught_and_saved(tmp_path, monkeypatch):
-    def crashing(self):
-        return "crash me", lambda: {}["missing"]
+    def crashing(text, meta):
+        {}["missing"]
 
-    def hanging(self):
-        def spin():
-            while True:
-                time.sleep(0.01)
-        return "hang me", spin
+    def hanging(text, meta):
+        while True:
+            time.sleep(0.01)
 
-    monkeypatch.setattr(longrun.Targets, "shell", crashing)
-    monkeypatch.setattr(longrun.Targets, "dockerfile", hanging)
+    monkeypatch.setattr(longrun.Targets, "make", lambda self, target: ("crash me" if target == "shell" else "hang me", {}))
+    monkeypatch.setitem(longrun.CHECKS, "shell", crashing)
+    monkeypatch.setitem(longrun.CHECKS, "dockerfile", hanging)
     status, report = _run(tmp_path, "--targets", "shell,dockerfile", "--weights", "shell=1,dockerfile=1",
                           "--documents", "4", "--hang-s", "0.2")
     assert status == 1
@@ -47,3 +47,6 @@ def test_a_crash_and_a_hang_are_caught_and_saved(tmp_path, monkeypatch):
     assert next(crashers.glob("shell-crash-*.txt")).read_text() == "crash me"
     assert "KeyError" in next(crashers.glob("shell-crash-*.err")).read_text()
     assert "shell: KeyError" in report
+    # A saved input repeats its finding.
+    with pytest.raises(KeyError):
+        longrun.replay(next(crashers.glob("shell-crash-*.txt")))
