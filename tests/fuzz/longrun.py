@@ -294,7 +294,7 @@ EDITED_SEPARATOR = "\n\x1e--- edited to ---\x1e\n"
 
 
 def _settings(meta: dict) -> Settings:
-    return Settings(vllm_version=meta.get("vllm_version"), target=meta.get("target", "cuda"), use_installed_vllm=False)
+    return Settings(vllm_version=meta.get("vllm_version"), target=meta.get("platform", "cuda"), use_installed_vllm=False)
 
 
 def _view(result) -> list:
@@ -435,7 +435,7 @@ class Targets:
     def _engine_meta(self, kind: str) -> dict:
         settings = self.rng.choice(_SETTINGS)
         return {"kind": kind, "name": self.rng.choice(_NAMES[kind]), "vllm_version": settings.vllm_version,
-                "target": settings.target}
+                "platform": settings.target}
 
     def make(self, target: str) -> tuple[str, dict]:
         rng, mut = self.rng, self.mut
