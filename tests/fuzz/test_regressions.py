@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import time
 
+import pytest
+
 from servelint.engine import Engine
 from servelint.settings import Settings
 
@@ -90,3 +92,47 @@ def test_typing_an_unterminated_heredoc_swallows_the_launches_after_it():
     at = text.index('"vllm')
     edited = text[:at] + "<<EOF\n" + text[at:]
     assert parse_document("run.sh", edited, previous=doc).launches == parse_document("run.sh", edited).launches == []
+
+
+# -- found by the long run (tests/fuzz/longrun.py) ------------------------------------
+#
+# Open: each needs a change in server/servelint/engine.py (or parse/shell.py),
+# owned elsewhere; the marks are strict, so a fix turns them into failures
+# that ask for the mark to go.
+
+_OPEN_ENGINE = "open: the fix belongs in server/servelint/engine.py (reported with issue 9)"
+
+
+def _lint(name: str, text: str, engine: Engine | None = None):
+    return (engine or Engine(Settings(vllm_version="0.33.0", use_installed_vllm=False))).lint(name, text)
+
+
+def _shown(result) -> list[tuple]:
+    return [(d.code, d.span.start, d.span.end, d.message) for d in result.diagnostics]
+
+
+@pytest.mark.xfail(strict=True, reason=_OPEN_ENGINE + " or parse/shell.py: every launch inside the "
+                   "unclosed `$(` carries the same parse problem, and each becomes a diagnostic")
+def test_an_unclosed_substitution_holding_two_launches_is_reported_once():
+    text = "a$(vllm serve m\nvllm serve b\n"
+    assert _shown(_lint("run.sh", text)) == [("SL001", 1, 3, "unclosed `$(`")]
+
+
+@pytest.mark.xfail(strict=True, reason=_OPEN_ENGINE + ": launches whose own text did not change keep "
+                   "their old diagnostics although the parse problems around them did")
+def test_typing_an_unclosed_substitution_above_launches_shows_it():
+    engine = Engine(Settings(vllm_version="0.33.0", use_installed_vllm=False))
+    _lint("run.sh", "vllm serve m\nvllm serve b\n", engine)
+    edited = "a$(vllm serve m\nvllm serve b\n"
+    assert _shown(_lint("run.sh", edited, engine)) == _shown(_lint("run.sh", edited))
+    assert "SL001" in [code for code, *_ in _shown(_lint("run.sh", edited, engine))]
+
+
+@pytest.mark.xfail(strict=True, reason=_OPEN_ENGINE + ": the ENTRYPOINT launch is reused after its CMD "
+                   "was edited away, with the CMD-era diagnostic")
+def test_editing_a_dockerfile_cmd_away_leaves_no_stale_diagnostic():
+    engine = Engine(Settings(vllm_version="0.33.0", use_installed_vllm=False))
+    before = 'FROM x\nENTRYPOINT ["vllm", "serve"]\nCMD ["--port", "8000"]\n'
+    assert [code for code, *_ in _shown(_lint("Dockerfile", before, engine))] == ["SL008"]
+    edited = 'FROM x\nENTRYPOINT ["vllm", "serve"]\nC["--port", "8000"]\n'
+    assert _shown(_lint("Dockerfile", edited, engine)) == _shown(_lint("Dockerfile", edited))
