@@ -28,12 +28,15 @@ is a crash; a document running over ``--hang-s`` is a hang):
 * ``lsp-edits`` (``--lsp-documents``): the random incremental edit sequences
   of ``test_fuzz_lsp.py`` against a real ``servelint lsp``, run after the rest.
 
-Crashing and hanging inputs are saved under ``--crashers`` (one file per
-input, with the traceback next to it).  The figures go to ``--report``
+Each failing input is saved under ``--crashers`` (``tests/fuzz/found/``):
+``<target>-<kind>-<digest>.txt`` is the input, ``.json`` what else repeats
+it (file name, settings), ``.err`` the traceback.  Copied into
+``tests/fuzz/regressions/``, the pair becomes a test (``test_regressions.py``
+replays it with ``replay``).  The figures go to ``--report``
 (``tests/fuzz/LONGRUN.md``), rewritten as the run goes, so an interrupted
 run still says how far it got.
 
-    python tests/fuzz/longrun.py --documents 1010000 --seed 1 --lsp-documents 100
+    make fuzz    # = python tests/fuzz/longrun.py --documents 1010000 --seed 20261130 --lsp-documents 100
 """
 
 from __future__ import annotations
@@ -655,7 +658,8 @@ def parse_args(argv=None):
     p.add_argument("--targets", default=",".join(DEFAULT_WEIGHTS), help="comma-separated targets")
     p.add_argument("--weights", dest="weights_raw", default="", help="e.g. engine=10,shell=30 (defaults: %s)" % DEFAULT_WEIGHTS)
     p.add_argument("--lsp-documents", type=int, default=0, help="LSP edit sequences per client, run after the rest")
-    p.add_argument("--crashers", default=str(HERE / "crashers"))
+    p.add_argument("--crashers", default=str(HERE / "found"), help="where found inputs are saved "
+                   "(copy one with its .json into tests/fuzz/regressions/ to make it a test)")
     p.add_argument("--report", default=str(HERE / "LONGRUN.md"))
     p.add_argument("--progress-s", type=float, default=60.0)
     p.add_argument("--commit", default="", help="the servelint commit under test, for the report (default: git's)")
