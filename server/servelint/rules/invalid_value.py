@@ -45,12 +45,15 @@ def _constraint_problem(value, constraints: dict | None) -> str | None:
 
 # Options whose help lists values (``metavar``) that argparse does not
 # enforce, but that a config class checks later all the same.
-_CHECKED_LATER = {
-    # CacheConfig._validate_cache_dtype raises "Invalid kv_cache_dtype" for a
-    # value outside KV_CACHE_DTYPES (vllm/config/cache.py:470-475, 0.33.0);
-    # only an out-of-tree register_kv_cache_dtype() adds to that list.
-    "kv_cache_dtype": "vLLM rejects it when the engine config is built (a platform plugin may register more)",
-}
+_CHECKED_LATER: dict[str, str] = {}
+
+# Options whose listed-but-unenforced values another rule checks, with vLLM's
+# own message: this rule stays silent on them so a bad value is reported once.
+# --kv-cache-dtype (a plain str from 0.33.0, checked by
+# CacheConfig._validate_cache_dtype, vllm/config/cache.py 0.33.0:473) is
+# kv-cache-dtype-unknown (SL314, rules/top_dtype.py); up to 0.32.0 argparse
+# enforces its choices and this rule reports it.
+_REPORTED_ELSEWHERE = frozenset({"kv_cache_dtype"})
 
 
 def _short(text: str, limit: int = 60) -> str:
@@ -253,7 +256,7 @@ class InvalidValue(Rule):
                           path=word.path)
             return
         metavar = getattr(opt, "metavar_choices", None)
-        if metavar and isinstance(value, str) and value not in metavar:
+        if metavar and isinstance(value, str) and value not in metavar and opt.dest not in _REPORTED_ELSEWHERE:
             later = _CHECKED_LATER.get(opt.dest)
             yield Finding(
                 word.span,

@@ -208,7 +208,9 @@ class KvCacheDtypeUnknown(Rule):
     From 0.33.0, where `--kv-cache-dtype` accepts any string on the command
     line, reports a value that is not one of vLLM's KV-cache types (`auto`,
     `float16`, `bfloat16`, `fp8`, `fp8_e4m3`, `fp8_e5m2`, ...). Up to
-    0.32.0 argparse checks the choices and `invalid-value` reports it.
+    0.32.0 argparse checks the choices and `invalid-value` reports it; from
+    0.33.0 `invalid-value` leaves the value to this rule, so a bad value is
+    reported once, with vLLM's message.
 
     ## Why
     vLLM checks the value while building its config: "Invalid
