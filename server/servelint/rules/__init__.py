@@ -27,6 +27,7 @@ _MODULES = (
     "replayssm",
     "mamba_block_size",
     "top_parallel", "top_context", "top_scheduler", "top_quantization", "top_dtype", "top_speculative", "top_lora", "top_frontend", "top_mamba",
+    "top_quant_checkpoint",
 )
 
 
