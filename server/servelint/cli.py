@@ -186,7 +186,7 @@ def check(args) -> int:
         sources.update(result.sources)
         sources[name] = result.source
         _started()  # after the first file: the rules, parsers and tables are loaded
-        diags.extend(result.diagnostics)
+        diags.extend(engine.checked(result))
 
     def source_of(p: str) -> SourceText:
         src = sources.get(p)

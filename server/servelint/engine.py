@@ -70,12 +70,24 @@ class LintResult:
     path: str
     source: SourceText
     parsed: ParsedDocument
+    # Each diagnostic's ``fixes`` are candidates: ``Engine.verified_fixes``
+    # (or ``Engine.checked``) keeps those a re-lint shows to work.  Checking
+    # costs a re-lint per fix, so it is done only for what is about to be
+    # offered (a code action, ``--fix``, the CLI's report), never per keystroke.
     diagnostics: list[Diagnostic]
     launches: list[LaunchResult]
     sources: dict[str, SourceText] = field(default_factory=dict)
+    settings: Settings | None = None
+    # id(diagnostic) → its verified fixes; the diagnostics live as long as
+    # this result, so their ids are stable keys.
+    verified: dict[int, list] = field(default_factory=dict, repr=False)
 
     def source_of(self, path: str) -> SourceText:
         return self.sources.get(path) or (self.source if path == self.path else SourceText(""))
+
+    def text_of(self, path: str) -> str | None:
+        src = self.sources.get(path) or (self.source if path == self.path else None)
+        return src.text if src is not None else None
 
 
 def too_large(path: str, size: str) -> Diagnostic:
@@ -189,9 +201,28 @@ class Engine:
 
         diagnostics = self._apply_suppressions(path, source, parsed, diagnostics, settings)
         diagnostics.sort(key=Diagnostic.sort_key)
-        result = LintResult(path, source, parsed, diagnostics, results, sources)
+        result = LintResult(path, source, parsed, diagnostics, results, sources, settings)
         self._previous[path] = result
         return result
+
+    # -- fixes ---------------------------------------------------------------
+
+    def verified_fixes(self, result: LintResult, d: Diagnostic) -> list:
+        """The fixes of ``d`` (a diagnostic of ``result``) that a re-lint shows
+        to fix it and break nothing; checked once per result."""
+        if not d.fixes:
+            return []
+        got = result.verified.get(id(d))
+        if got is None:
+            from .fixes.verify import keep_verified
+
+            got = keep_verified(self, d.fixes, d, result.path, result.text_of, result.settings or self.settings)
+            result.verified[id(d)] = got
+        return got
+
+    def checked(self, result: LintResult) -> list[Diagnostic]:
+        """``result``'s diagnostics, each with only its verified fixes."""
+        return [replace(d, fixes=self.verified_fixes(result, d)) if d.fixes else d for d in result.diagnostics]
 
     def _problem_diagnostics(self, path: str, found: Iterable[ParseProblem], version: str, settings: Settings) -> list[Diagnostic]:
         out = []
@@ -372,15 +403,9 @@ class Engine:
         )
         if record_fixes:
             diag.fixes = _dedupe_fixes(record_fixes + diag.fixes)
-        if diag.fixes:
-            # A fix is offered only if a re-lint shows it fixes this diagnostic
-            # and breaks nothing (records' exampleFix were written for other
-            # launches; a rule's fix can trip another rule). This costs a
-            # re-lint per fixable diagnostic: see the closing note on making
-            # it lazy (verify when a code action is asked for).
-            from .fixes.verify import keep_verified
-
-            diag.fixes = keep_verified(self, diag.fixes, diag, path, ctx.text_of, settings)
+        # The fixes are candidates until ``verified_fixes`` re-lints them:
+        # records' exampleFix were written for other launches, and a rule's
+        # fix can trip another rule.
         return diag
 
     # -- suppressions --------------------------------------------------------

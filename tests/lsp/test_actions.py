@@ -180,3 +180,33 @@ async def test_malformed_data_is_ignored(session):
     })
     actions = await session.code_actions(uri, d.range, [forged])
     assert actions == []
+
+
+BOTH_SEEDS = (
+    "#!/bin/sh\n"
+    "# servelint: vllm=0.28.0\n"
+    "vllm serve mistralai/Mamba-Codestral-7B-v0.1 --use-replayssm"
+    " --speculative-config '{\"method\":\"ngram\",\"num_speculative_tokens\":3}'\n"
+)
+
+
+async def test_a_fix_a_relint_rejects_is_not_offered(session):
+    """The diagnostics carry every candidate fix; the re-lint that checks
+    them runs when actions are asked for.  The seed record's "switch model"
+    fix, applied here, would bring up the speculative-decoding error (the
+    other seed; vLLM reports the architecture alone while it stands): it is
+    published as a candidate but not offered."""
+    await session.initialize()
+    uri = session.open("run.sh", BOTH_SEEDS)
+    diags = await session.diagnostics(uri)
+    (arch,) = [d for d in diags if d.code == "SL201"]
+    candidates = [f["title"] for f in arch.data["fixes"]]
+    assert candidates == [
+        "Remove --use-replayssm",
+        "Switch to nvidia/Nemotron-H-8B-v1 with --mamba-cache-mode align --mamba-backend triton",
+    ]
+    actions = _by_title(await session.code_actions(uri, arch.range, [arch]))
+    assert list(actions) == ["Remove --use-replayssm", "Suppress SL201 on this line",
+                             "Fix all safe servelint problems (1)"]
+    fixed = _apply(session, uri, actions["Remove --use-replayssm"], 1)
+    assert fixed == BOTH_SEEDS.replace(" --use-replayssm", "")

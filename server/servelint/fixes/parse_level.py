@@ -40,9 +40,7 @@ _FIXES = {problems.CONFIG_EQUALS_IGNORED: _config_equals, problems.SERVE_REPEATE
 
 def add_fixes(engine, diagnostics: list[Diagnostic], launch: Launch, path: str,
               text_of: Callable[[str], "str | None"], settings) -> None:
-    """Give the diagnostics of a launch's parse problems their fixes (verified)."""
-    from .verify import keep_verified
-
+    """Give the diagnostics of a launch's parse problems their (candidate) fixes."""
     text = text_of(path)
     if text is None:
         return
@@ -51,4 +49,4 @@ def add_fixes(engine, diagnostics: list[Diagnostic], launch: Launch, path: str,
             make = _FIXES.get(p.code)
             if make is None or p.span != d.span or p.message != d.message or d.path != path:
                 continue
-            d.fixes = keep_verified(engine, make(launch, p, text, path), d, path, text_of, settings)
+            d.fixes = make(launch, p, text, path)

@@ -2,7 +2,9 @@
 
 Fixes come from the ``data`` the diagnostic was published with, so they need
 no second lint; the edits carry the version they were computed for, and the
-client refuses them if the document has changed since.  Where to write a
+client refuses them if the document has changed since.  Published fixes are
+candidates: only those a re-lint shows to work are offered, and that re-lint
+happens here, when a fix is asked for, not on every keystroke.  Where to write a
 suppression comment is the engine's decision (``suppress.suppression_edit``).
 """
 
@@ -68,7 +70,7 @@ async def code_actions(ls: "ServelintServer", params: types.CodeActionParams) ->
             data = _data_of(st, d)
             if data is None:
                 continue
-            out.extend(_fix_actions(ls, d, data))
+            out.extend(_fix_actions(ls, d, data, await _working(ls, st, d, data)))
             action = await _suppress_action(ls, st, d, data)
             if action is not None:
                 out.append(action)
@@ -79,12 +81,27 @@ async def code_actions(ls: "ServelintServer", params: types.CodeActionParams) ->
     return out
 
 
-def _fix_actions(ls: "ServelintServer", d: types.Diagnostic, data: dict) -> list[types.CodeAction]:
+async def _working(ls: "ServelintServer", st: "DocState", d: types.Diagnostic, data: dict) -> set[int] | None:
+    """Indices of ``d``'s published fixes that a re-lint shows to work; None
+    when ``d`` is not from the current analysis (its edits then carry an old
+    version, which the client refuses, or are not offered: see ``_current``)."""
+    if not data.get("fixes") or st.result is None or data.get("version") != st.result_version:
+        return None
+    for mine, origin in zip(st.latest[0], st.origins):
+        if _same(mine, d):
+            return (await ls.verified_fixes(st.result, [origin]))[0]
+    return None
+
+
+def _fix_actions(ls: "ServelintServer", d: types.Diagnostic, data: dict,
+                 working: set[int] | None = None) -> list[types.CodeAction]:
     out = []
     fixes = data.get("fixes")
     if not isinstance(fixes, list):
         return out
-    for fx in fixes:
+    for i, fx in enumerate(fixes):
+        if working is not None and i not in working:
+            continue
         if not isinstance(fx, dict) or not isinstance(fx.get("title"), str):
             continue
         edits = convert.text_edits_from_json(fx.get("edits"))
@@ -154,9 +171,13 @@ async def _fix_all(ls: "ServelintServer", uri: str) -> types.CodeAction | None:
     chosen: convert.DocEdits = {}
     taken: dict[str, list[types.Range]] = {}
     count = 0
-    for d in st.latest[0]:
+    diags, origins = st.latest[0], st.origins
+    fixable = [k for k, o in enumerate(origins) if any(f.safe for f in o.fixes)]
+    working = dict(zip(fixable, await ls.verified_fixes(st.result, [origins[k] for k in fixable])))
+    for k, d in enumerate(diags):
         data = d.data if isinstance(d.data, dict) else {}
-        fixes = [f for f in data.get("fixes") or [] if isinstance(f, dict) and f.get("safe")]
+        fixes = [f for i, f in enumerate(data.get("fixes") or [])
+                 if isinstance(f, dict) and f.get("safe") and i in working.get(k, ())]
         fixes.sort(key=lambda f: not f.get("preferred"))
         for fx in fixes:
             edits = convert.text_edits_from_json(fx.get("edits"))

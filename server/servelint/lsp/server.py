@@ -67,6 +67,9 @@ class DocState:
     encoding: str = "utf-16"
     # The LSP form of ``result``'s diagnostics, shown or not yet.
     latest: tuple[list[types.Diagnostic], str] = ([], "")
+    # The engine diagnostic each of ``latest`` was made from (its fixes are
+    # verified when a code action asks for them).
+    origins: list = field(default_factory=list)
     # Diagnostics as the editor sees them (pushed, or returned to a pull).
     diagnostics: list[types.Diagnostic] = field(default_factory=list)
     result_id: str | None = None
@@ -210,11 +213,33 @@ class ServelintServer(LanguageServer):
             result = self.engine.lint(st.path, text, language_id, settings=self.settings_for(st.path))
         finally:
             self._overlay = {}
-        diags, rid, encoding = self.convert(st.path, result, version, versions)
-        return result, diags, rid, encoding
+        origins: list = []
+        diags, rid, encoding = self.convert(st.path, result, version, versions, origins)
+        return result, diags, rid, encoding, origins
+
+    async def verified_fixes(self, result: LintResult, diags: list) -> list[set[int]]:
+        """For each engine diagnostic of ``result``, the indices of its fixes
+        that a re-lint shows to work (checked in the worker, with the open
+        documents' text, as a lint would see it)."""
+        overlay = {self.path_of(u): doc.source for u, doc in self.workspace.text_documents.items()}
+
+        def job() -> list[set[int]]:
+            self._overlay = overlay
+            try:
+                out = []
+                for d in diags:
+                    kept = self.engine.verified_fixes(result, d)
+                    out.append({i for i, fx in enumerate(d.fixes) if any(fx is k for k in kept)})
+                return out
+            finally:
+                self._overlay = {}
+
+        return await asyncio.get_running_loop().run_in_executor(self.executor, job)
 
     def convert(self, path: str, result: LintResult, version: int | None,
-                versions: dict[str, int | None]) -> tuple[list[types.Diagnostic], str, str]:
+                versions: dict[str, int | None], origins: list | None = None) -> tuple[list[types.Diagnostic], str, str]:
+        """LSP diagnostics of ``result`` (and their id); ``origins`` receives
+        the engine diagnostic each one was made from."""
         encoding = self.encoding
         cache: dict[str, SourceText] = {}
 
@@ -228,10 +253,11 @@ class ServelintServer(LanguageServer):
         def version_of(p: str) -> int | None:
             return version if p == path else versions.get(p)
 
-        diags = self._to_lsp(path, result, source_of, version_of)
+        diags = self._to_lsp(path, result, source_of, version_of, origins)
         return diags, convert.result_id(diags, self.protocol._converter), encoding
 
-    def _to_lsp(self, path: str, result: LintResult, source_of, version_of) -> list[types.Diagnostic]:
+    def _to_lsp(self, path: str, result: LintResult, source_of, version_of,
+                origins: list | None = None) -> list[types.Diagnostic]:
         """Diagnostics of this document; those found in a --config file it
         reads are shown on the word naming that file, pointing at the place."""
         home: dict[int, Any] = {}
@@ -244,6 +270,8 @@ class ServelintServer(LanguageServer):
         for d in result.diagnostics:
             if d.path == path:
                 out.append(convert.to_lsp(d, source_of, version_of))
+                if origins is not None:
+                    origins.append(d)
                 continue
             anchor = home.get(id(d))
             if anchor is None:
@@ -260,6 +288,8 @@ class ServelintServer(LanguageServer):
             lsp = convert.to_lsp(moved, source_of, version_of)
             lsp.data["origin"] = convert.uri_of(d.path)
             out.append(lsp)
+            if origins is not None:
+                origins.append(d)
         return out
 
     def schedule(self, uri: str, delay: float | None = None, *, publish: bool = True) -> None:
@@ -308,7 +338,7 @@ class ServelintServer(LanguageServer):
             )
             st.inflight = (stamp, fut)
             try:
-                result, diags, rid, encoding = await asyncio.shield(fut)
+                result, diags, rid, encoding, origins = await asyncio.shield(fut)
             finally:
                 if st.inflight is not None and st.inflight[1] is fut:
                     st.inflight = None
@@ -320,6 +350,7 @@ class ServelintServer(LanguageServer):
                 continue
             st.result, st.result_stamp, st.result_version, st.encoding = result, stamp, version, encoding
             st.latest = (diags, rid)
+            st.origins = origins
             st.deps = frozenset(p for p in result.sources if p != st.path)
             st.config_release = next(
                 (lr.release.version for lr in result.launches if lr.launch.entry is Entry.CONFIG_FILE), st.config_release
