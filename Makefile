@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 E2E_TOOLS ?= $(HOME)/.cache/servelint-e2e
 export SERVELINT_E2E_TOOLS := $(E2E_TOOLS)
 
-.PHONY: demo setup test test-python test-client test-e2e test-editors editors e2e-tools bench fuzz clean
+.PHONY: demo setup bytecode test test-python test-client test-e2e test-editors editors e2e-tools bench fuzz clean
 
 # Quick start 1: set up and check the bundled examples.
 demo: $(STAMP)
@@ -23,7 +23,17 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[test]"
+	$(MAKE) --no-print-directory bytecode
 	touch $(STAMP)
+
+# Byte code for the editable tree, as `pip install` of a wheel compiles it at
+# install time.  Without it, an environment with PYTHONDONTWRITEBYTECODE=1
+# compiles every servelint module on every start: +170 ms of CPU per
+# `servelint check` measured here (bench/RESULTS.md, cold start).  compileall writes
+# even under that variable; a module edited later is recompiled in memory
+# until the next `make bytecode`.
+bytecode:
+	$(PY) -m compileall -q server/servelint
 
 # Quick start 2: set up everything and run every test.
 test: test-python test-client test-e2e
@@ -53,8 +63,15 @@ test-editors: $(STAMP) editors
 test-e2e: $(STAMP) test-client
 	SERVELINT_PYTHON=$(abspath $(PY)) SERVELINT_E2E_SKIP_INSTALL=1 bash tests/e2e/run.sh
 
+# Benchmarks (bench/RESULTS.md): `make bench`, or e.g.
+# `make bench BENCH_ARGS="--quick --only coldstart"`.  yamllint (pinned)
+# installs itself into bench/.tools on first use; shellcheck comes from the
+# system (Debian: apt-get install shellcheck), and without it that comparison
+# is skipped, saying so.  The vLLM oracle (VLLM_ORACLE_HOME) is optional too.
+BENCH_ARGS ?=
 bench: $(STAMP)
-	$(PY) bench/run.py
+	@command -v shellcheck >/dev/null || echo "bench: no shellcheck on PATH; its comparison will be skipped (Debian: apt-get install shellcheck)"
+	$(PY) bench/run.py $(BENCH_ARGS)
 
 # The long fuzz run (issue 9): 1,010,000 mutated documents through every
 # parser, the record loader, the exampleFix reader and the engine, then 100
