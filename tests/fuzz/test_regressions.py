@@ -136,3 +136,24 @@ def test_editing_a_dockerfile_cmd_away_leaves_no_stale_diagnostic():
     assert [code for code, *_ in _shown(_lint("Dockerfile", before, engine))] == ["SL008"]
     edited = 'FROM x\nENTRYPOINT ["vllm", "serve"]\nC["--port", "8000"]\n'
     assert _shown(_lint("Dockerfile", edited, engine)) == _shown(_lint("Dockerfile", edited))
+
+
+@pytest.mark.xfail(strict=True, reason="open: the fix belongs in server/servelint/parse/shell.py (reported with "
+                   "issue 9): the incremental parse shifts the words an `ARGS+=(...)` above the edit gives a "
+                   "launch below it, as if they were below the edit")
+def test_an_edit_between_an_array_append_and_its_use_keeps_the_finding_in_place():
+    from servelint.parse import parse_document
+    from servelint.parse.dump import dump_document
+
+    text = ('ARGS+=(--max-modl-len 1)\nvllm serve Qwen/Qwen3-8B "${DYN[@]}" --port 8001\n'
+            'vllm serve Qwen/Qwen3-8B "${ARGS[@]}" --port 8000\n')
+    edited = text.replace("vllm serve Qwen/Qwen3-8B", "vllm serve--x", 1)
+    engine = Engine(Settings(vllm_version="0.33.0", use_installed_vllm=False))
+    engine.lint("run.sh", text)
+    where = text.index("--max-modl-len")
+    # Where the editor underlines the typo: on it, not 11 characters earlier.
+    assert [(d.code, d.span.start, d.span.end) for d in engine.lint("run.sh", edited).diagnostics
+            if d.code == "SL101" and d.message.startswith("unknown flag --max-modl-len")] == [
+        ("SL101", where, where + len("--max-modl-len"))]
+    incremental = parse_document("run.sh", edited, previous=parse_document("run.sh", text))
+    assert dump_document(incremental, edited) == dump_document(parse_document("run.sh", edited), edited)
