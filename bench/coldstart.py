@@ -102,7 +102,11 @@ def installs() -> dict[str, Install]:
     out = {"as-is": Install("as-is", sys.executable, asis), "editable+pyc": Install("editable+pyc", sys.executable, pyc)}
     py = _installed_venv()
     if py:
-        out["installed"] = Install("installed", py, asis)
+        # No PYTHONPATH: it may point at a source tree (to bench a clean
+        # export of a commit with the editable modes), which would shadow the
+        # installed package.
+        installed = {k: v for k, v in asis.items() if k != "PYTHONPATH"}
+        out["installed"] = Install("installed", py, installed)
     return out
 
 
