@@ -42,6 +42,7 @@ run still says how far it got.
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import io
 import json
@@ -341,11 +342,13 @@ def check_example_fix(text: str, meta: dict) -> None:
     _parse_alternatives(text, meta.get("vllm_version") or knowledge.NEWEST)
 
 
-_RECORDS_DIR = tempfile.mkdtemp(prefix="servelint-fuzz-records-")
+@functools.lru_cache(maxsize=None)
+def _workdir(what: str) -> str:
+    return tempfile.mkdtemp(prefix=f"servelint-fuzz-{what}-")
 
 
 def check_records(text: str, meta: dict) -> None:
-    path = Path(_RECORDS_DIR) / "user.json"
+    path = Path(_workdir("records")) / "user.json"
     path.write_text(text, encoding="utf-8", errors="surrogatepass")
     store = RecordStore()
     store._load_file(str(path), "user")
@@ -356,14 +359,13 @@ def check_records(text: str, meta: dict) -> None:
 
 
 # The engine's documents live in an empty directory: a --config they name is missing.
-_ENGINE_DIR = tempfile.mkdtemp(prefix="servelint-fuzz-engine-")
 
 
 def check_engine(text: str, meta: dict) -> None:
     from servelint.lsp import convert
 
     settings = _settings(meta)
-    name = str(Path(_ENGINE_DIR) / meta["name"])
+    name = str(Path(_workdir("engine")) / meta["name"])
     result = Engine(settings).lint(name, text)
     _check_result(result, text)
     sources = dict(result.sources)
@@ -384,7 +386,7 @@ def check_engine_incremental(text: str, meta: dict) -> None:
     engine says about the text after the last."""
     settings = _settings(meta)
     texts = text.split(EDITED_SEPARATOR)
-    name = str(Path(_ENGINE_DIR) / meta["name"])
+    name = str(Path(_workdir("engine")) / meta["name"])
     eng = Engine(settings)
     for t in texts:
         got = eng.lint(name, t)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 
 import pytest
 
@@ -157,3 +158,45 @@ def test_an_edit_between_an_array_append_and_its_use_keeps_the_finding_in_place(
         ("SL101", where, where + len("--max-modl-len"))]
     incremental = parse_document("run.sh", edited, previous=parse_document("run.sh", text))
     assert dump_document(incremental, edited) == dump_document(parse_document("run.sh", edited), edited)
+
+
+# -- saved inputs of the long run, replayed ---------------------------------------------
+#
+# tests/fuzz/regressions/ holds inputs the long run saved (``<target>-<kind>-<digest>.txt``
+# and the ``.json`` that repeats it); each must now pass its target's check.
+# Those still open are listed with where their fix belongs: they must still
+# fail with the finding (``Crash``), not with an exception; one that passes
+# shows as XPASS in the summary and leaves OPEN.
+
+REGRESSIONS = sorted((Path(__file__).parent / "regressions").glob("*.txt"))
+
+_REUSED = ("open, server/servelint/engine.py: the incremental engine reuses a launch's diagnostics when "
+           "its text is unchanged but what surrounds it changed (parse problems, an ARG, a CMD, an entry's span)")
+OPEN = {
+    "engine-wrong-8f85ad368599": "open, engine.py or parse/shell.py: a parse problem shared by two launches "
+                                 "is shown twice",
+    "engine-incremental-wrong-94adff03610b": _REUSED + ": `ARG REVISION` edited away, the old 'build ARG' message stays",
+    "engine-incremental-wrong-a1b3fa51ff59": _REUSED,
+    "engine-incremental-wrong-f2fe6a320be6": _REUSED + ": an SL008 one character off in YAML",
+    "engine-incremental-wrong-86c6852945b5": _REUSED + ": a new SL001 is missing",
+    "engine-incremental-wrong-b51fad914ed7": _REUSED + ": a new SL004 is missing",
+    "engine-incremental-wrong-298af57996f9": _REUSED + ": a new SL008 is missing",
+    "engine-incremental-wrong-48086028a576": _REUSED + ": an SL001 stays where it was",
+    "engine-incremental-wrong-54719d2ad317": _REUSED,
+    "engine-incremental-wrong-4768c2212002": _REUSED,
+    "shell-incremental-wrong-b7ae96b9e4ae": "open, server/servelint/parse/shell.py: the incremental parse shifts "
+                                            "the words of an `ARGS+=(...)` above the edit",
+}
+
+
+@pytest.mark.parametrize("path", REGRESSIONS, ids=[p.stem for p in REGRESSIONS])
+def test_a_saved_input_passes_its_check(path, request):
+    import longrun
+
+    if path.stem in OPEN:
+        request.applymarker(pytest.mark.xfail(raises=longrun.Crash, reason=OPEN[path.stem]))
+    longrun.replay(path)
+
+
+def test_every_open_finding_has_its_input():
+    assert sorted(OPEN) == sorted(p.stem for p in REGRESSIONS if p.stem in OPEN)
