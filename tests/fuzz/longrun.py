@@ -588,8 +588,8 @@ class Run:
                          f"{self.slowest[t]:.3f} | {mean:.2f} |")
         if self.lsp is not None:
             lsp = self.lsp
-            lines.append(f"| lsp-edits (didChange events, {lsp['sequences']} sequences over stdio) | {lsp['documents']:,} | "
-                         f"{lsp['failed']} | - | - | - | - |")
+            lines.append(f"| lsp-edits (didChange events in {lsp['sequences']} sequences over stdio; failing "
+                         f"sequences under wrong answers) | {lsp['documents']:,} | - | - | {lsp['failed']} | - | - |")
         if self.signatures:
             lines += ["", "Distinct failures (inputs saved under `" + a.crashers + "`):", ""]
             lines += [f"* {sig} (×{n})" for sig, n in sorted(self.signatures.items())]
@@ -642,14 +642,19 @@ def run_lsp_sequences(a) -> dict:
     stats.parent.mkdir(parents=True, exist_ok=True)
     scale = -(-a.lsp_documents * 100 // 40)  # test_fuzz_lsp: DOCUMENTS = 40 * SCALE // 100
     env = {**os.environ, "SERVELINT_FUZZ_LONG": "1", "SERVELINT_FUZZ_SCALE": str(scale),
-           "SERVELINT_FUZZ_SEED": str(a.seed), "SERVELINT_FUZZ_STATS": str(stats)}
+           "SERVELINT_FUZZ_SEED": str(a.seed), "SERVELINT_FUZZ_STATS": str(stats),
+           "SERVELINT_FUZZ_FOUND": str(a.crashers)}
     env.pop("SERVELINT_STRICT", None)
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                            str(HERE / "test_fuzz_lsp.py"), "-k", "random_edit_sequences"], env=env, cwd=ROOT)
-    docs = 0
-    if stats.exists():
-        docs = json.loads(stats.read_text())["targets"].get("lsp-edits", {}).get("documents", 0)
-    return {"documents": docs, "sequences": 2 * (40 * scale // 100), "failed": 0 if proc.returncode == 0 else 1}
+    counts = json.loads(stats.read_text())["targets"] if stats.exists() else {}
+
+    def count(name: str) -> int:
+        return counts.get(name, {}).get("documents", 0)
+
+    failed = count("lsp-sequences-failed")
+    return {"documents": count("lsp-edits"), "sequences": count("lsp-sequences"),
+            "failed": failed if failed or proc.returncode == 0 else 1}
 
 
 def parse_args(argv=None):

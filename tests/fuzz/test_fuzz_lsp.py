@@ -9,14 +9,18 @@ at a random place mid-burst), then check that
 * no handler failed (the server logs those as errors).
 
 Both recorded clients run: VS Code 1.65 (push, UTF-16) and Neovim 0.11 (pull,
-UTF-8).  The seed of a failing run is in the assertion message.
+UTF-8).  The seed of a failing run is in the assertion message, which lists
+every failing document (the run goes on after one); with
+``SERVELINT_FUZZ_FOUND`` set, each is also saved there with all its versions.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
+from pathlib import Path
 
 import pytest
 import pytest_lsp
@@ -42,6 +46,17 @@ async def fuzz_client(lsp_client: LanguageClient, request):
         lsp_client._server.kill()
 
 
+def _save(seed: int, profile: str, i: int, name: str, texts: dict[int, str], problems: list[str]) -> None:
+    """A failing sequence, for the long run's record: every version's text."""
+    found = os.environ.get("SERVELINT_FUZZ_FOUND")
+    if not found:
+        return
+    path = Path(found) / f"lsp-{profile}-{seed}-{i}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"seed": seed, "client": profile, "document": i, "name": name, "problems": problems,
+                                "versions": texts}, indent=1, ensure_ascii=False))
+
+
 async def _poke(session: Session, fuzzer: EditFuzzer, uri: str, text: str) -> None:
     """A request an editor sends while the user types; any answer will do."""
     pos = fuzzer.position(text)
@@ -64,6 +79,7 @@ async def test_random_edit_sequences_end_with_fresh_diagnostics(fuzz_client, tmp
     seed = SEED + (1 if session.pull else 0)
     rng = random.Random(seed)
     fuzzer = EditFuzzer(rng, session.encoding)
+    failures: list[str] = []
     for i in range(DOCUMENTS):
         name, lang, text = fuzzer.start()
         name = tmp_name(tmp_path, name, i)
@@ -87,19 +103,29 @@ async def test_random_edit_sequences_end_with_fresh_diagnostics(fuzz_client, tmp
             elif r < 0.15:
                 pokes.append(asyncio.ensure_future(_poke(session, fuzzer, uri, text)))
         await asyncio.wait_for(asyncio.gather(*pokes), 120)
-        context = f"seed {seed}, document {i} ({name}), final text {text!r}"
+        context = f"seed {seed}, {session.profile}, document {i} ({name}), final text {text!r}"
         want = expected(session, name, text, lang)
         got = await settle(session, uri, want, after=start)
-        assert got == want, context
+        problems = []
+        if got != want:
+            problems.append(f"the editor ends with {got}, a fresh lint says {want}")
         for p in session.published[start:]:
             if p.uri != uri:
                 continue
-            assert p.version in texts, context
-            assert view(p.diagnostics) == expected(session, name, texts[p.version], lang), (
-                f"publish for v{p.version} does not describe that version; {context}")
+            if p.version not in texts:
+                problems.append(f"a publish names v{p.version}, never sent")
+            elif view(p.diagnostics) != expected(session, name, texts[p.version], lang):
+                problems.append(f"the publish for v{p.version} does not describe that version")
+        STATS.documents["lsp-sequences"] += 1
+        if problems:
+            # Every failing sequence is kept (the long run goes on to count them all).
+            failures.append(f"{context}: " + "; ".join(problems))
+            STATS.documents["lsp-sequences-failed"] += 1
+            _save(seed, session.profile, i, name, texts, problems)
         if rng.random() < 0.7:
             session.client.text_document_did_close(
                 types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    assert failures == [], "\n".join(failures)
     errors = [m.message for m in session.client.log_messages if m.type == types.MessageType.Error]
     assert errors == [], errors
 
