@@ -31,7 +31,7 @@ from .rules import Context, Finding, Rule, invocation_rules
 from .rules.meta import FileTooLarge, InternalError
 from .rules.parse_level import BY_PROBLEM
 from .settings import Settings
-from .text import SourceText, Span
+from .text import SourceText, Span, edit_range
 
 log = logging.getLogger(__name__)
 
@@ -48,9 +48,8 @@ class LaunchResult:
     release: ReleaseChoice
     _invocation: "argv.Invocation | None"
     diagnostics: list[Diagnostic]
-    # rule name → (input signature, findings' diagnostics) for reuse
-    # rule name → (input signature, diagnostics, launch start they were made at)
-    by_rule: dict[str, tuple[tuple, list[Diagnostic], int]] = field(default_factory=dict)
+    # rule name → (input signature, diagnostics, the launch's span when they were made)
+    by_rule: dict[str, tuple[tuple, list[Diagnostic], Span]] = field(default_factory=dict)
     key: tuple = ()
     base: int = 0
     # A launch that only moved reuses its diagnostics (shifted); its
@@ -182,11 +181,12 @@ class Engine:
         # A launch whose text did not change (maybe moved) is found by its key;
         # one that changed is compared rule by rule with the launch that had
         # its place.
-        by_key = {r.key: r for r in old_launches}
+        by_key = _LazyIndex(old_launches)
+        edit = _Edit(*edit_range(previous.source.text, text)) if previous is not None else None
         for i, launch in enumerate(parsed.launches):
             old = old_launches[i] if i < len(old_launches) else None
             try:
-                res = self._lint_launch(path, source, parsed, launch, old, settings, sources, by_key)
+                res = self._lint_launch(path, source, parsed, launch, old, settings, sources, by_key, edit)
             except Exception as exc:  # one launch servelint cannot read must not hide the others
                 _log_failure(exc, "reading a launch failed on %s", path)
                 diagnostics.append(Diagnostic(
@@ -247,8 +247,12 @@ class Engine:
 
     # -- one launch ----------------------------------------------------------
 
-    def _launch_key(self, source: SourceText, launch: Launch, release: ReleaseChoice, config_digest: str) -> tuple:
+    def _launch_key(self, source: SourceText, launch: Launch) -> tuple:
+        """What a launch's findings depend on in the document, relative to
+        where it starts (the engine adds release, config file and settings)."""
         base = launch.span.start
+        # A variable set outside the launch counts by value, not by place:
+        # findings pointing at it are moved with the document (_relocated).
         env = tuple(
             sorted(
                 (
@@ -258,7 +262,7 @@ class Engine:
                     None if var.span is None else (
                         (var.span.start - base, var.span.end - base)
                         if launch.span.start <= var.span.start < launch.span.end
-                        else (var.span.start, var.span.end, "abs")
+                        else "outside"
                     ),
                 )
                 for name, var in launch.env.items()
@@ -267,7 +271,8 @@ class Engine:
         return (
             launch.form, launch.entry, source.text[launch.span.start : launch.span.end],
             tuple((w.text, w.span.start - base, w.span.end - base, w.exact) for w in launch.args),
-            env, launch.image, release.version, release.reason, config_digest,
+            env, launch.image,
+            tuple((p.code, p.message, p.span.start - base, p.span.end - base) for p in launch.problems),
         )
 
     def _load_config(self, path: str, launch: Launch, release: ReleaseChoice, sources: dict[str, SourceText]):
@@ -299,7 +304,8 @@ class Engine:
                 w.path = target
         return ref, cfg, digest, target
 
-    def _lint_launch(self, path, source, parsed, launch, old, settings, sources, by_key=None) -> LaunchResult:
+    def _lint_launch(self, path, source, parsed, launch, old, settings, sources, by_key=None,
+                     edit: "_Edit | None" = None) -> LaunchResult:
         inherited = None
         if launch.entry is Entry.CONFIG_FILE:
             inherited = self.config_releases.get(os.path.normpath(os.path.abspath(path)))
@@ -310,28 +316,37 @@ class Engine:
             # The --config file runs under this launch's release: remember it
             # for when that file is linted on its own.
             self.config_releases[config_path] = release
-        key = self._launch_key(source, launch, release, config_state) + (settings,)
         base = launch.span.start
-        if by_key and key in by_key:
-            old = by_key[key]
+        context = (release.version, release.reason, config_state, settings)
         kn = knowledge.load(release.version)
 
         def read() -> "argv.Invocation":
-            inv = argv.interpret(
-                _without_repeated_serve(launch), kn,
-                config_words=cfg_launch.args if cfg_launch is not None else None,
-                config_launch=cfg_launch,
-            )
-            inv.config_state = config_state if config_state in ("missing", "not-yaml") else ""
-            inv.config_file = config_path
-            return inv
+            return self._read(launch, kn, cfg_launch, config_state, config_path)
 
+        if by_key:
+            # The re-parse knows this launch from the last parse: the same
+            # object (the edit is below it) or the same words moved by an
+            # edit above it.  Its findings stand if the release, the config
+            # file and the settings are the same too; no need to compare words.
+            prev = by_key.of_launch(launch)
+            if prev is None and launch.moved_from is not None:
+                prev = by_key.of_launch(launch.moved_from[0])
+            if prev is not None and prev.key[-4:] == context:
+                reused = _relocated(prev, path, launch, edit)
+                if reused is not None:
+                    if reused is prev.diagnostics:
+                        return LaunchResult(launch, release, prev._invocation, reused, prev.by_rule, prev.key, base,
+                                            prev._reread)
+                    return LaunchResult(launch, release, None, reused, prev.by_rule, prev.key, base, read)
+        key = self._launch_key(source, launch) + context
+        if by_key and key in by_key:
+            old = by_key[key]
         if old is not None and old.key == key:
-            delta = base - old.base
-            if not delta:
-                return LaunchResult(launch, release, old.invocation, old.diagnostics, old.by_rule, key, base)
-            shifted = [_shift(d, path, delta) for d in old.diagnostics]
-            return LaunchResult(launch, release, None, shifted, old.by_rule, key, base, read)
+            reused = _relocated(old, path, launch, edit)
+            if reused is old.diagnostics:
+                return LaunchResult(launch, release, old._invocation, reused, old.by_rule, key, base, old._reread)
+            if reused is not None:
+                return LaunchResult(launch, release, None, reused, old.by_rule, key, base, read)
 
         self.launch_evaluations += 1
         inv = read()
@@ -347,22 +362,33 @@ class Engine:
         ctx = Context(inv, path=path, base_dir=os.path.dirname(os.path.abspath(path)),
                       target=settings.target, resolve_model=_resolve_model,
                       text_of=lambda p: sources[p].text if p in sources else None)
-        by_rule: dict[str, tuple[tuple, list[Diagnostic], int]] = {}
+        by_rule: dict[str, tuple[tuple, list[Diagnostic], Span]] = {}
         old_rules = old.by_rule if old is not None else {}
         for rule in invocation_rules():
             if not rule.applies_to(release.version) or not settings.enabled(rule.name, rule.code):
                 continue
             sig = _signature(rule, inv, base, release, settings)
             prev = old_rules.get(rule.name)
+            diags = None
             if prev is not None and prev[0] == sig:
-                made_at = prev[2]
-                diags = [_shift(d, path, base - made_at) for d in prev[1]] if base != made_at else prev[1]
-            else:
+                diags = _within(prev[1], path, prev[2], launch.span)
+            if diags is None:
                 self.rule_evaluations += 1
                 diags = self._run_rule(rule, ctx, path, release, settings)
-            by_rule[rule.name] = (sig, diags, base)
+            by_rule[rule.name] = (sig, diags, launch.span)
             diagnostics.extend(diags)
         return LaunchResult(launch, release, inv, diagnostics, by_rule, key, base)
+
+    @staticmethod
+    def _read(launch: Launch, kn, cfg_launch, config_state: str, config_path) -> "argv.Invocation":
+        inv = argv.interpret(
+            _without_repeated_serve(launch), kn,
+            config_words=cfg_launch.args if cfg_launch is not None else None,
+            config_launch=cfg_launch,
+        )
+        inv.config_state = config_state if config_state in ("missing", "not-yaml") else ""
+        inv.config_file = config_path
+        return inv
 
     def _run_rule(self, rule: Rule, ctx: Context, path: str, release: ReleaseChoice, settings: Settings) -> list[Diagnostic]:
         try:
@@ -486,22 +512,139 @@ def _dedupe_fixes(fixes: list) -> list:
     return out
 
 
-def _shift(d: Diagnostic, path: str, delta: int) -> Diagnostic:
+class _LazyIndex:
+    """The last lint's launch results, found by key or by launch object; each
+    index is built on first use (a keystroke usually needs neither)."""
+
+    def __init__(self, results: list[LaunchResult]) -> None:
+        self.results = results
+        self._by_key: dict | None = None
+        self._by_launch: dict | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.results)
+
+    def __contains__(self, key: tuple) -> bool:
+        if self._by_key is None:
+            self._by_key = {r.key: r for r in self.results}
+        return key in self._by_key
+
+    def __getitem__(self, key: tuple) -> LaunchResult:
+        key in self  # noqa: B015 - builds the index
+        return self._by_key[key]
+
+    def of_launch(self, launch: Launch) -> LaunchResult | None:
+        if self._by_launch is None:
+            self._by_launch = {id(r.launch): r for r in self.results}
+        got = self._by_launch.get(id(launch))
+        return got if got is not None and got.launch is launch else None
+
+
+@dataclass(frozen=True, slots=True)
+class _Edit:
+    """What changed since the last lint: ``old[start:old_end]`` became
+    ``new[start:new_end]``."""
+
+    start: int
+    old_end: int
+    new_end: int
+
+
+def _relocated(prev: LaunchResult, path: str, launch: Launch, edit: _Edit | None) -> list[Diagnostic] | None:
+    """``prev``'s diagnostics for the same launch, now at ``launch``'s place;
+    None if one of them points at text the edit changed.
+
+    A place inside the launch moves with it; any other place in the document
+    (an ``export`` above it, a release comment) moves as the edit moved the
+    text around it.  ``prev.diagnostics`` itself when nothing moves."""
+    delta = launch.span.start - prev.base
+    old_span = prev.launch.span
+    moves = edit is not None and edit.new_end != edit.old_end
+
+    def mv(span: Span) -> Span | None:
+        if old_span.start <= span.start and span.end <= old_span.end:
+            return Span(span.start + delta, span.end + delta) if delta else span
+        if edit is None:
+            return span
+        if span.end <= edit.start and not (span.end == edit.start == span.start):
+            return span
+        if span.start >= edit.old_end:
+            d = edit.new_end - edit.old_end
+            return Span(span.start + d, span.end + d) if d else span
+        return None
+
+    if not delta and not moves:
+        # Nothing moved; a place inside the edited text is still stale.
+        if edit is None or all(_places_ok(d, path, mv) for d in prev.diagnostics):
+            return prev.diagnostics
+        return None
+    out = []
+    for d in prev.diagnostics:
+        moved = _moved(d, path, mv)
+        if moved is None:
+            return None
+        out.append(moved)
+    return out
+
+
+def _within(diags: list[Diagnostic], path: str, made: Span, now: Span) -> list[Diagnostic] | None:
+    """A rule's diagnostics made for a launch at ``made``, for the launch now
+    at ``now`` (same inputs); None if one points outside the launch (at an
+    ``export``, say), whose place the launch's inputs do not tell."""
+    delta = now.start - made.start
+
+    def mv(span: Span) -> Span | None:
+        if made.start <= span.start and span.end <= made.end:
+            return Span(span.start + delta, span.end + delta) if delta else span
+        return None
+
     if not delta:
-        return d
+        return diags if all(_places_ok(d, path, mv) for d in diags) else None
+    out = []
+    for d in diags:
+        moved = _moved(d, path, mv)
+        if moved is None:
+            return None
+        out.append(moved)
+    return out
 
-    def mv(span: Span, p: str) -> Span:
-        return Span(span.start + delta, span.end + delta) if p == path else span
 
-    fixes = [
-        replace(fx, edits=[replace(e, span=mv(e.span, e.path)) for e in fx.edits]) for fx in d.fixes
-    ]
-    return replace(
-        d,
-        span=mv(d.span, d.path),
-        related=[replace(r, span=mv(r.span, r.path)) for r in d.related],
-        fixes=fixes,
-    )
+def _places_ok(d: Diagnostic, path: str, mv) -> bool:
+    return all(mv(s) is not None for p, s in _places(d) if p == path)
+
+
+def _places(d: Diagnostic):
+    yield d.path, d.span
+    for r in d.related:
+        yield r.path, r.span
+    for fx in d.fixes:
+        for e in fx.edits:
+            yield e.path, e.span
+
+
+def _moved(d: Diagnostic, path: str, mv) -> Diagnostic | None:
+    """``d`` with each of its places in ``path`` mapped by ``mv`` (None if one cannot be)."""
+    def m(span: Span, p: str) -> Span:
+        if p != path:
+            return span
+        got = mv(span)
+        if got is None:
+            raise _Stale
+        return got
+
+    try:
+        return replace(
+            d,
+            span=m(d.span, d.path),
+            related=[replace(r, span=m(r.span, r.path)) for r in d.related],
+            fixes=[replace(fx, edits=[replace(e, span=m(e.span, e.path)) for e in fx.edits]) for fx in d.fixes],
+        )
+    except _Stale:
+        return None
+
+
+class _Stale(Exception):
+    pass
 
 
 def _signature(rule: Rule, inv: "argv.Invocation", base: int, release: ReleaseChoice, settings: Settings) -> tuple:

@@ -180,6 +180,9 @@ class Launch:
     layout: str = "single-line"
     # For YAML-hosted argv: the YAML sequence node the words came from.
     container: Any = None
+    # Set by an incremental re-parse: (the previous parse's launch, how far
+    # it moved, the offset from which text moved).  Same words, same meaning.
+    moved_from: Any = None
 
     @property
     def key(self) -> tuple:

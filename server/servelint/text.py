@@ -172,3 +172,24 @@ class ByteMap:
         if byte_offset >= len(table):
             return table[-1]
         return table[byte_offset]
+
+
+def edit_range(old: str, new: str) -> tuple[int, int, int]:
+    """(start, old_end, new_end) of the one region where ``old`` and ``new``
+    differ: ``new`` is ``old`` with ``old[start:old_end]`` replaced by
+    ``new[start:new_end]``.  An editor's keystroke is one such region."""
+    n = min(len(old), len(new))
+    p = 0
+    # Compare in blocks first: the common prefix is most of a long document.
+    step = 4096
+    while p + step <= n and old[p : p + step] == new[p : p + step]:
+        p += step
+    while p < n and old[p] == new[p]:
+        p += 1
+    s = 0
+    limit = n - p
+    while s + step <= limit and old[len(old) - s - step : len(old) - s] == new[len(new) - s - step : len(new) - s]:
+        s += step
+    while s < limit and old[len(old) - 1 - s] == new[len(new) - 1 - s]:
+        s += 1
+    return p, len(old) - s, len(new) - s

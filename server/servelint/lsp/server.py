@@ -261,7 +261,12 @@ class ServelintServer(LanguageServer):
         """Diagnostics of this document; those found in a --config file it
         reads are shown on the word naming that file, pointing at the place."""
         home: dict[int, Any] = {}
+        # Only launches with findings in another file need their anchor: a
+        # launch's invocation is read lazily, and reading all of them on
+        # every keystroke would undo the engine's reuse.
         for lr in result.launches:
+            if not any(d.path != path for d in lr.diagnostics):
+                continue
             ref = lr.invocation.config_path if lr.invocation is not None else None
             anchor = ref.span if ref is not None and ref.path is None else lr.launch.entry_span
             for d in lr.diagnostics:

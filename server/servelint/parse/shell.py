@@ -38,7 +38,7 @@ import tree_sitter_bash
 from tree_sitter import Language, Node, Parser
 
 from ..model import EnvVar, Form, Launch, ParsedDocument, ParseProblem, Word
-from ..text import Span
+from ..text import Span, edit_range
 from . import problems
 from .entry import config_refs, could_start_launch, find_launches
 from .words import MStr, basename, make_word, mstr_of
@@ -152,25 +152,6 @@ def parse_shell_document(path: str, text: str, previous: ParsedDocument | None =
     return doc
 
 
-def _edit_range(old: str, new: str) -> tuple[int, int, int]:
-    """(start, old_end, new_end) of the one region where ``old`` and ``new`` differ."""
-    n = min(len(old), len(new))
-    p = 0
-    # Compare in blocks first: the common prefix is most of a long script.
-    step = 4096
-    while p + step <= n and old[p : p + step] == new[p : p + step]:
-        p += step
-    while p < n and old[p] == new[p]:
-        p += 1
-    s = 0
-    limit = n - p
-    while s + step <= limit and old[len(old) - s - step : len(old) - s] == new[len(new) - s - step : len(new) - s]:
-        s += step
-    while s < limit and old[len(old) - 1 - s] == new[len(new) - 1 - s]:
-        s += 1
-    return p, len(old) - s, len(new) - s
-
-
 def reparse(path: str, text: str, prev: ShellIncremental) -> ParsedDocument | None:
     """Re-read only the statements an edit touched, or None when a full parse is needed."""
     if text == prev.text:
@@ -178,7 +159,7 @@ def reparse(path: str, text: str, prev: ShellIncremental) -> ParsedDocument | No
                              config_refs=[(l, w) for l in prev.launches for w in config_refs(l)])
         doc.cache = prev
         return doc
-    start, old_end, new_end = _edit_range(prev.text, text)
+    start, old_end, new_end = edit_range(prev.text, text)
     delta = new_end - old_end
     tops = prev.tops
     # The statements the edit touches, edges included: deleting the line
@@ -243,7 +224,9 @@ def reparse(path: str, text: str, prev: ShellIncremental) -> ParsedDocument | No
     new_tops = [_Top(t.start + rs, t.end + rs, t.pure, snap) for t in walker.tops]
     after = [_Top(t.start + delta, t.end + delta, t.pure, None) for t in tops[last + 1 :]]
     kept_before = [l for l in prev.launches if l.span.start < rs]
-    moved = [shift_launch(l, delta) for l in prev.launches if l.span.start >= re_old]
+    # What these launches refer to before them (an ``export``) moved too if
+    # it is after the edit, even inside the re-read region.
+    moved = [shift_launch(l, delta, start) for l in prev.launches if l.span.start >= re_old]
     if any(l.span.end > rs for l in kept_before):
         return None  # a launch spanning into the region: read everything again
     region_launches = sorted(walker.launches, key=lambda l: (l.span.start, l.span.end))
@@ -254,8 +237,10 @@ def reparse(path: str, text: str, prev: ShellIncremental) -> ParsedDocument | No
     return doc
 
 
-def _shift_span(span: Span, delta: int) -> Span:
-    return Span(span.start + delta, span.end + delta)
+def _shift_span(span: Span, delta: int, at: int = 0) -> Span:
+    if span.end < at:
+        return span
+    return Span(span.start + delta if span.start >= at else span.start, span.end + delta)
 
 
 def _shift_word(w: Word, delta: int) -> Word:
@@ -275,8 +260,13 @@ def _shift_word(w: Word, delta: int) -> Word:
     )
 
 
-def shift_launch(launch: Launch, delta: int) -> Launch:
-    """The same launch ``delta`` characters later in the document."""
+def shift_launch(launch: Launch, delta: int, at: int = 0) -> Launch:
+    """The same launch ``delta`` characters later in the document, the text
+    from ``at`` on having moved.  What the launch refers to before ``at`` (an
+    ``export`` above the edit, a release comment at the top) stays put.
+
+    The result records where it came from (``moved_from``), so the engine can
+    reuse what it knew about the launch without comparing its words."""
     if not delta:
         return launch
     moved: dict[int, Word] = {}
@@ -292,10 +282,13 @@ def shift_launch(launch: Launch, delta: int) -> Launch:
         entry_span=_shift_span(launch.entry_span, delta),
         args=[mv(w) for w in launch.args],
         span=_shift_span(launch.span, delta),
-        env={k: replace(v, span=None if v.span is None else _shift_span(v.span, delta)) for k, v in launch.env.items()},
-        release_hints=[replace(h, span=_shift_span(h.span, delta)) for h in launch.release_hints],
+        env={k: v if v.span is None or v.span.end < at else EnvVar(v.name, v.value, _shift_span(v.span, delta, at), v.exact)
+             for k, v in launch.env.items()},
+        release_hints=[h if h.span.end < at else replace(h, span=_shift_span(h.span, delta, at))
+                       for h in launch.release_hints],
         problems=[replace(p, span=_shift_span(p.span, delta)) for p in launch.problems],
         opaque=[mv(w) for w in launch.opaque],
+        moved_from=(launch, delta, at),
     )
 
 
