@@ -121,7 +121,7 @@ def measure(quick: bool) -> dict:
     # that a burst of load from a neighbour hits both.
     inst = installs()
     sl_reps = 3 if quick else 5
-    oracle_reps = 1
+    oracle_reps = 1 if quick else 3  # each cold oracle run is 15-60 s
     for row, case in zip(rows, cases):
         for mode in ("as-is", "installed"):
             ins: Install | None = inst.get(mode)
