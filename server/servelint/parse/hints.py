@@ -15,15 +15,32 @@ from ..text import Span
 
 _VERSION = r"v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+)?)"
 
-# A comment that talks to servelint.  ``#`` starts a comment in every form we
-# read; the directive must be the comment's first word.
-DIRECTIVE = re.compile(r"(?:^|[ \t])#[ \t]*servelint:[ \t]*(?P<body>[^\r\n]*)", re.M)
 _VERSION_DIRECTIVE = re.compile(r"\bvllm[ \t]*=[ \t]*" + _VERSION)
 
+# The scan runs on every keystroke over the whole document, so each pattern
+# starts with a literal (Python's re then skips ahead with a fast substring
+# search; a leading \b made it try every offset, ~100x slower) and the word
+# boundary before it is checked by hand (_starts_word).
+# A comment that talks to servelint.  ``#`` starts a comment in every form we
+# read; the directive must be the comment's first word.
+_DIRECTIVE_AT = re.compile(r"servelint:[ \t]*(?P<body>[^\r\n]*)")
+_COMMENT_BEFORE = re.compile(r"(?:^|[ \t])#[ \t]*\Z")
 # vllm/vllm-openai:v0.28.0, vllm/vllm-openai:v0.28.0-cu128, docker.io/vllm/vllm-openai:0.28.0
-_IMAGE = re.compile(r"\bvllm/vllm-openai[\w.-]*:" + _VERSION + r"(?:[-\w.]*)")
+_IMAGE = re.compile(r"vllm/vllm-openai[\w.-]*:" + _VERSION + r"(?:[-\w.]*)")
 # pip install vllm==0.27.1, uv pip install "vllm[audio]==0.28.0", a comment "tested with vllm==0.28.0"
-_PIN = re.compile(r"\bvllm(?:\[[^\]\s]*\])?[ \t]*===?[ \t]*" + _VERSION + r"\b")
+_PIN = re.compile(r"vllm(?:\[[^\]\s]*\])?[ \t]*===?[ \t]*" + _VERSION + r"\b")
+
+
+def _starts_word(text: str, at: int) -> bool:
+    return at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_")
+
+
+def _directives(text: str):
+    """``# servelint: BODY`` comments (the ``#`` first on the line or after a blank)."""
+    for m in _DIRECTIVE_AT.finditer(text):
+        line_start = max(text.rfind("\n", 0, m.start()), text.rfind("\r", 0, m.start())) + 1
+        if _COMMENT_BEFORE.search(text[line_start : m.start()]):
+            yield m
 
 
 def _in_comment(text: str, offset: int) -> bool:
@@ -36,7 +53,7 @@ def scan(text: str) -> tuple[list[ReleaseHint], list[tuple[int, str, Span]]]:
     found: list[ReleaseHint] = []
     directives: list[tuple[int, str, Span]] = []
     if "servelint:" in text:
-        for m in DIRECTIVE.finditer(text):
+        for m in _directives(text):
             body = m.group("body").rstrip()
             span = Span(m.start("body"), m.start("body") + len(body))
             line = text.count("\n", 0, m.start("body"))
@@ -48,10 +65,14 @@ def scan(text: str) -> tuple[list[ReleaseHint], list[tuple[int, str, Span]]]:
     if "vllm" not in text:
         return found, directives
     for m in _IMAGE.finditer(text):
+        if not _starts_word(text, m.start()):
+            continue
         found.append(
             ReleaseHint(_norm(m.group(1)), Span(m.start(), m.end()), "image", m.group(0))
         )
     for m in _PIN.finditer(text):
+        if not _starts_word(text, m.start()):
+            continue
         kind = "comment" if _in_comment(text, m.start()) else "pip"
         found.append(ReleaseHint(_norm(m.group(1)), Span(m.start(), m.end()), kind, m.group(0)))
     found.sort(key=lambda h: h.span.start)
