@@ -20,6 +20,7 @@ import logging
 import os
 import re
 import sys
+import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -45,10 +46,11 @@ FIX_ALL_KIND = "source.fixAll.servelint"
 RELEASE_COMMAND = "servelint.releaseFor"
 LANGUAGES = ("shellscript", "yaml", "dockercompose", "dockerfile")
 
-# Long enough to fold a burst of keystrokes into one lint, short enough that
-# the squiggle follows typing; the engine re-checks a 2,000-line script in
-# tens of milliseconds, so waiting longer would only add latency.
+# A keystroke is linted at once when the worker is idle; while it is busy,
+# the next lint waits for this pause in typing, so a burst is one lint.
 DEBOUNCE_S = 0.03
+# Edits closer together than this are one burst (no person types that fast).
+BURST_GAP_S = 0.01
 
 
 @dataclass
@@ -84,6 +86,7 @@ class DocState:
     # completing a key while the YAML is half typed.
     config_release: str | None = None
     pending: asyncio.Task | None = None
+    last_scheduled: float = 0.0
     inflight: tuple[int, asyncio.Future] | None = None
 
 
@@ -139,6 +142,7 @@ class ServelintServer(LanguageServer):
         self.refresh_supported = False
         self.document_changes = False
         self.debounce = DEBOUNCE_S
+        self.lints_running = 0
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="servelint-lint")
         # Open documents' texts for the lint running in the worker: a --config
         # file being edited is read from the editor, not from disk.
@@ -303,12 +307,19 @@ class ServelintServer(LanguageServer):
             return
         if st.pending is not None and not st.pending.done():
             st.pending.cancel()
-        st.pending = asyncio.ensure_future(self._lint_later(uri, self.debounce if delay is None else delay, publish))
+        if delay is None:
+            # A keystroke after a pause is linted at once.  Edits arriving
+            # back to back (a paste, a client replaying changes) or while a
+            # lint runs wait for a pause, so a burst is one lint.
+            now = time.monotonic()
+            burst = now - st.last_scheduled < BURST_GAP_S
+            st.last_scheduled = now
+            delay = self.debounce if burst or self.lints_running else 0
+        st.pending = asyncio.ensure_future(self._lint_later(uri, delay, publish))
 
     async def _lint_later(self, uri: str, delay: float, publish: bool) -> None:
         try:
-            if delay:
-                await asyncio.sleep(delay)
+            await asyncio.sleep(delay)
             await self.lint(uri, publish=publish)
         except asyncio.CancelledError:
             pass
@@ -342,9 +353,16 @@ class ServelintServer(LanguageServer):
                 self.executor, self._lint_job, st, doc.source, doc.language_id, overlay, versions, version
             )
             st.inflight = (stamp, fut)
+            self.lints_running += 1
             try:
                 result, diags, rid, encoding, origins = await asyncio.shield(fut)
+            except asyncio.CancelledError:
+                # Cancelled by a newer edit: the worker finishes this lint,
+                # but nobody will publish it.
+                self.log_info(f"dropped the lint of {uri} v{version}: the document changed meanwhile")
+                raise
             finally:
+                self.lints_running -= 1
                 if st.inflight is not None and st.inflight[1] is fut:
                     st.inflight = None
             current = self.text_document(uri)
