@@ -201,6 +201,10 @@ class Engine:
 
         diagnostics = self._apply_suppressions(path, source, parsed, diagnostics, settings)
         diagnostics.sort(key=Diagnostic.sort_key)
+        # Two launches can share a place: both expand `$COMMON`, both sit
+        # inside one unclosed `$(`.  The editor shows each finding there once.
+        diagnostics = [d for i, d in enumerate(diagnostics)
+                       if not i or d.sort_key() != diagnostics[i - 1].sort_key()]
         result = LintResult(path, source, parsed, diagnostics, results, sources, settings)
         self._previous[path] = result
         return result
@@ -654,7 +658,12 @@ def _signature(rule: Rule, inv: "argv.Invocation", base: int, release: ReleaseCh
         flags = inv.flags
     else:
         flags = [f for f in inv.flags if f.dest in reads or (f.option is None and "?" in reads)]
-    parts: list = [release.version, settings.target]
+    # Words the launch could not resolve ("$@") silence rules that would
+    # otherwise report a missing flag: every rule depends on them.
+    launch = inv.launch
+    # The entry (`vllm serve`) is where launch-wide findings are anchored.
+    parts: list = [release.version, settings.target, tuple(w.text for w in launch.opaque),
+                   launch.entry_span.start - base, launch.entry_span.end - base]
     for f in flags:
         parts.append((
             f.string, f.written, f.spelling, f.source, f.dotted_key,

@@ -97,11 +97,8 @@ def test_typing_an_unterminated_heredoc_swallows_the_launches_after_it():
 
 # -- found by the long run (tests/fuzz/longrun.py) ------------------------------------
 #
-# Open: each needs a change in server/servelint/engine.py (or parse/shell.py),
-# owned elsewhere; the marks are strict, so a fix turns them into failures
-# that ask for the mark to go.
-
-_OPEN_ENGINE = "open: the fix belongs in server/servelint/engine.py (reported with issue 9)"
+# Found by the long run; each was open until the engine or the shell
+# re-parse was fixed, and stays here as a plain regression test.
 
 
 def _lint(name: str, text: str, engine: Engine | None = None):
@@ -112,15 +109,12 @@ def _shown(result) -> list[tuple]:
     return [(d.code, d.span.start, d.span.end, d.message) for d in result.diagnostics]
 
 
-@pytest.mark.xfail(strict=True, reason=_OPEN_ENGINE + " or parse/shell.py: every launch inside the "
-                   "unclosed `$(` carries the same parse problem, and each becomes a diagnostic")
+# Fixed: the engine shows a finding two launches share once.
 def test_an_unclosed_substitution_holding_two_launches_is_reported_once():
     text = "a$(vllm serve m\nvllm serve b\n"
     assert _shown(_lint("run.sh", text)) == [("SL001", 1, 3, "unclosed `$(`")]
 
 
-@pytest.mark.xfail(strict=True, reason=_OPEN_ENGINE + ": each launch reports the variable's bad flag "
-                   "where the variable is set, so the editor shows the same diagnostic twice")
 def test_a_bad_flag_in_a_variable_two_launches_use_is_reported_once():
     text = '#!/bin/bash\nCOMMON="--dtype --aux-output-config"\nvllm serve m $COMMON\nvllm serve m $COMMON\n'
     shown = _shown(_lint("run.sh", text))
@@ -136,8 +130,7 @@ def test_typing_an_unclosed_substitution_above_launches_shows_it():
     assert "SL001" in [code for code, *_ in _shown(_lint("run.sh", edited, engine))]
 
 
-@pytest.mark.xfail(strict=True, reason=_OPEN_ENGINE + ": the ENTRYPOINT launch is reused after its CMD "
-                   "was edited away, with the CMD-era diagnostic")
+# Fixed: words the launch could not resolve are an input of every rule.
 def test_editing_a_dockerfile_cmd_away_leaves_no_stale_diagnostic():
     engine = Engine(Settings(vllm_version="0.33.0", use_installed_vllm=False))
     before = 'FROM x\nENTRYPOINT ["vllm", "serve"]\nCMD ["--port", "8000"]\n'
@@ -146,9 +139,7 @@ def test_editing_a_dockerfile_cmd_away_leaves_no_stale_diagnostic():
     assert _shown(_lint("Dockerfile", edited, engine)) == _shown(_lint("Dockerfile", edited))
 
 
-@pytest.mark.xfail(strict=True, reason="open: the fix belongs in server/servelint/parse/shell.py (reported with "
-                   "issue 9): the incremental parse shifts the words an `ARGS+=(...)` above the edit gives a "
-                   "launch below it, as if they were below the edit")
+# Fixed: the re-parse leaves words written above the edit where they are.
 def test_an_edit_between_an_array_append_and_its_use_keeps_the_finding_in_place():
     from servelint.parse import parse_document
     from servelint.parse.dump import dump_document
@@ -177,20 +168,9 @@ def test_an_edit_between_an_array_append_and_its_use_keeps_the_finding_in_place(
 
 REGRESSIONS = sorted((Path(__file__).parent / "regressions").glob("*.txt"))
 
-_REUSED = ("open, server/servelint/engine.py: the incremental engine reuses a launch's diagnostics when "
-           "its text is unchanged but what surrounds it changed (parse problems, an ARG, a CMD, an entry's span)")
-OPEN = {
-    "engine-wrong-8f85ad368599": "open, engine.py or parse/shell.py: a parse problem shared by two launches "
-                                 "is shown twice",
-    "engine-wrong-e8056e4ec95f": "open, engine.py: a bad flag in a variable two launches use is shown twice, "
-                                 "at the variable",
-    "engine-incremental-wrong-f2fe6a320be6": _REUSED + ": an SL008 one character off in YAML",
-    "engine-incremental-wrong-86c6852945b5": _REUSED + ": a new SL001 is missing",
-    "engine-incremental-wrong-298af57996f9": _REUSED + ": a new SL008 is missing",
-    "engine-incremental-wrong-54719d2ad317": _REUSED,
-    "shell-incremental-wrong-b7ae96b9e4ae": "open, server/servelint/parse/shell.py: the incremental parse shifts "
-                                            "the words of an `ARGS+=(...)` above the edit",
-}
+# Saved inputs whose check still fails, with why (none open now: the engine
+# and shell re-parse fixes of this session closed the long run's findings).
+OPEN: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("path", REGRESSIONS, ids=[p.stem for p in REGRESSIONS])

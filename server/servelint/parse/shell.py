@@ -226,7 +226,8 @@ def reparse(path: str, text: str, prev: ShellIncremental) -> ParsedDocument | No
     kept_before = [l for l in prev.launches if l.span.start < rs]
     # What these launches refer to before them (an ``export``) moved too if
     # it is after the edit, even inside the re-read region.
-    moved = [shift_launch(l, delta, start) for l in prev.launches if l.span.start >= re_old]
+    shared: dict = {}
+    moved = [shift_launch(l, delta, start, shared) for l in prev.launches if l.span.start >= re_old]
     if any(l.span.end > rs for l in kept_before):
         return None  # a launch spanning into the region: read everything again
     region_launches = sorted(walker.launches, key=lambda l: (l.span.start, l.span.end))
@@ -260,18 +261,31 @@ def _shift_word(w: Word, delta: int) -> Word:
     )
 
 
-def shift_launch(launch: Launch, delta: int, at: int = 0) -> Launch:
+def shift_launch(launch: Launch, delta: int, at: int = 0, shared: dict | None = None) -> Launch:
     """The same launch ``delta`` characters later in the document, the text
     from ``at`` on having moved.  What the launch refers to before ``at`` (an
     ``export`` above the edit, a release comment at the top) stays put.
 
     The result records where it came from (``moved_from``), so the engine can
-    reuse what it knew about the launch without comparing its words."""
+    reuse what it knew about the launch without comparing its words.
+    ``shared`` maps variables already moved (by id) for launches moved in
+    the same edit: every launch after an ``export`` holds that variable."""
     if not delta:
         return launch
     moved: dict[int, Word] = {}
+    env_moved = {} if shared is None else shared
+
+    def mv_var(v: EnvVar) -> EnvVar:
+        if v.span is None or v.span.end < at:
+            return v
+        got = env_moved.get(id(v))
+        if got is None:
+            got = env_moved[id(v)] = EnvVar(v.name, v.value, _shift_span(v.span, delta, at), v.exact)
+        return got
 
     def mv(w: Word) -> Word:
+        if w.span.end <= at and w.path is None:
+            return w  # written above the edit (an `ARGS+=(...)` the launch expands)
         got = moved.get(id(w))
         if got is None:
             got = moved[id(w)] = _shift_word(w, delta)
@@ -282,8 +296,7 @@ def shift_launch(launch: Launch, delta: int, at: int = 0) -> Launch:
         entry_span=_shift_span(launch.entry_span, delta),
         args=[mv(w) for w in launch.args],
         span=_shift_span(launch.span, delta),
-        env={k: v if v.span is None or v.span.end < at else EnvVar(v.name, v.value, _shift_span(v.span, delta, at), v.exact)
-             for k, v in launch.env.items()},
+        env={k: mv_var(v) for k, v in launch.env.items()},
         release_hints=[h if h.span.end < at else replace(h, span=_shift_span(h.span, delta, at))
                        for h in launch.release_hints],
         problems=[replace(p, span=_shift_span(p.span, delta)) for p in launch.problems],

@@ -34,7 +34,7 @@ class ConfigFileProblem(Rule):
     name = "config-file"
     category = "config"
     severity = Severity.ERROR
-    reads = frozenset({"config", "model"})
+    reads = frozenset({"config", "*"})  # the first word as written (_model_given)
 
     def check(self, ctx: Context):
         inv = ctx.invocation

@@ -89,7 +89,7 @@ class ModelMissing(Rule):
     name = "model-missing"
     category = "config"
     severity = Severity.WARNING
-    reads = frozenset({"model", "config"})
+    reads = frozenset({"*", "config"})  # the words as written: see served_name_first
 
     def check(self, ctx: Context):
         inv = ctx.invocation
