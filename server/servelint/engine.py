@@ -26,6 +26,7 @@ from . import argv, knowledge
 from .diagnostics import Diagnostic, Related, Severity
 from .model import Entry, Form, Launch, ParsedDocument, ParseProblem, Word
 from .parse import parse_document
+from .parse.entry import config_refs
 from .release import ReleaseChoice, choose
 from .rules import Context, Finding, Rule, invocation_rules
 from .rules.meta import FileTooLarge, InternalError
@@ -183,10 +184,15 @@ class Engine:
         # its place.
         by_key = _LazyIndex(old_launches)
         edit = _Edit(*edit_range(previous.source.text, text)) if previous is not None else None
+        # The --config word of each launch, as the parser found it (a moved
+        # launch's words are then not read just to look for one).
+        refs: dict[int, Word] = {}
+        for launch, word in parsed.config_refs:
+            refs.setdefault(id(launch), word)
         for i, launch in enumerate(parsed.launches):
             old = old_launches[i] if i < len(old_launches) else None
             try:
-                res = self._lint_launch(path, source, parsed, launch, old, settings, sources, by_key, edit)
+                res = self._lint_launch(path, source, parsed, launch, old, settings, sources, by_key, edit, refs)
             except Exception as exc:  # one launch servelint cannot read must not hide the others
                 _log_failure(exc, "reading a launch failed on %s", path)
                 diagnostics.append(Diagnostic(
@@ -279,13 +285,8 @@ class Engine:
             tuple((p.code, p.message, p.span.start - base, p.span.end - base) for p in launch.problems),
         )
 
-    def _load_config(self, path: str, launch: Launch, release: ReleaseChoice, sources: dict[str, SourceText]):
-        """The words of the --config file a launch names (and a digest for caching)."""
-        ref = None
-        for i, w in enumerate(launch.args):
-            if w.text == "--config" and i + 1 < len(launch.args):
-                ref = launch.args[i + 1]
-                break
+    def _load_config(self, path: str, ref: Word | None, release: ReleaseChoice, sources: dict[str, SourceText]):
+        """The words of the --config file a launch names with ``ref`` (and a digest for caching)."""
         if ref is None or not ref.exact:
             return None, None, "", None
         target = os.path.expanduser(ref.text)
@@ -309,13 +310,14 @@ class Engine:
         return ref, cfg, digest, target
 
     def _lint_launch(self, path, source, parsed, launch, old, settings, sources, by_key=None,
-                     edit: "_Edit | None" = None) -> LaunchResult:
+                     edit: "_Edit | None" = None, refs: dict | None = None) -> LaunchResult:
         inherited = None
         if launch.entry is Entry.CONFIG_FILE:
             inherited = self.config_releases.get(os.path.normpath(os.path.abspath(path)))
         release = choose(parsed, launch, setting=settings.vllm_version, inherited=inherited,
                          use_installed=settings.use_installed_vllm, line_of=source.line_of)
-        ref, cfg_launch, config_state, config_path = self._load_config(path, launch, release, sources)
+        ref = refs.get(id(launch)) if refs is not None else next(iter(config_refs(launch)), None)
+        ref, cfg_launch, config_state, config_path = self._load_config(path, ref, release, sources)
         if config_path:
             # The --config file runs under this launch's release: remember it
             # for when that file is linted on its own.

@@ -182,12 +182,88 @@ class Launch:
     container: Any = None
     # Set by an incremental re-parse: (the previous parse's launch, how far
     # it moved, the offset from which text moved).  Same words, same meaning.
-    moved_from: Any = None
+    # Only the next lint looks at it; not part of what the launch is.
+    moved_from: Any = field(default=None, compare=False, repr=False)
 
     @property
     def key(self) -> tuple:
         """Identity of a launch for incremental re-checking: its text."""
         return (self.form, self.entry, tuple(w.text for w in self.args), self.span)
+
+
+# What a moved launch shifts only when it is read.
+_LAZY = ("args", "env", "problems", "opaque", "container")
+# A launch moved by this many edits in a row without being read is shifted
+# then: each unread move keeps the one before it alive.
+_MAX_UNREAD_MOVES = 16
+
+
+class MovedLaunch(Launch):
+    """A launch of the last parse, moved by an edit above it.
+
+    Its place (``span``, ``entry_span``, ``release_hints``) is set at once; its words, variables
+    and the rest are shifted when first read (``make`` builds the shifted
+    launch).  After a keystroke most launches of a long file move and are
+    never read again: the engine reuses what it found in them.
+    """
+
+    __slots__ = ("_make", "_depth")
+
+    @classmethod
+    def of(cls, origin: Launch, span: Span, entry_span: Span, release_hints: list, moved_from: tuple,
+           make) -> "MovedLaunch":
+        if isinstance(origin, MovedLaunch) and getattr(origin, "_make", None) is not None:
+            if origin._depth >= _MAX_UNREAD_MOVES:
+                origin._materialize()
+        self = cls.__new__(cls)
+        self._make = None
+        for name in ("form", "entry", "image", "layout"):
+            _SLOT[name].__set__(self, _SLOT[name].__get__(origin))
+        _SLOT["span"].__set__(self, span)
+        _SLOT["entry_span"].__set__(self, entry_span)
+        _SLOT["release_hints"].__set__(self, release_hints)  # the release is chosen for every launch
+        _SLOT["moved_from"].__set__(self, moved_from)
+        lazy = isinstance(origin, MovedLaunch) and getattr(origin, "_make", None) is not None
+        self._depth = origin._depth + 1 if lazy else 1
+        self._make = make
+        return self
+
+    def _materialize(self) -> None:
+        make, self._make = self._make, None
+        full = make()
+        for name in _LAZY:
+            _SLOT[name].__set__(self, _SLOT[name].__get__(full))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Launch):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in _COMPARED)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+_SLOT = {name: Launch.__dict__[name] for name in Launch.__slots__}
+_COMPARED = [f.name for f in __import__("dataclasses").fields(Launch) if f.compare]
+
+
+def _lazy(name: str) -> property:
+    slot = _SLOT[name]
+
+    def get(self):
+        if getattr(self, "_make", None) is not None:
+            self._materialize()
+        return slot.__get__(self)
+
+    def set(self, value) -> None:
+        if getattr(self, "_make", None) is not None:
+            self._materialize()
+        slot.__set__(self, value)
+
+    return property(get, set, doc=f"``Launch.{name}``, shifted when first read")
+
+
+for _name in _LAZY:
+    setattr(MovedLaunch, _name, _lazy(_name))
 
 
 @dataclass(slots=True)

@@ -12,6 +12,7 @@ servelint; else the newest release servelint knows.
 from __future__ import annotations
 
 import os
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -91,6 +92,14 @@ def installed_vllm() -> str | None:
     return None
 
 
+def _start(h: ReleaseHint) -> int:
+    return h.span.start
+
+
+def _end(h: ReleaseHint) -> int:
+    return h.span.end
+
+
 def choose(
     doc: ParsedDocument,
     launch: Launch | None,
@@ -112,12 +121,16 @@ def choose(
     if launch is not None:
         if launch.release_hints:
             return _from_hint(launch.release_hints[0], "of this launch's container")
-        inside = [h for h in hints if launch.span.start <= h.span.start < launch.span.end]
-        if inside:
-            return _from_hint(inside[0], "in this launch")
-        before = [h for h in hints if h.span.end <= launch.span.start]
-        if before:
-            return _from_hint(before[-1], where(before[-1]))
+        # Hints are in text order: find the launch's place by bisection (a
+        # manifest has a hint per container, and this runs per launch).
+        k = bisect_left(hints, launch.span.start, key=_start)
+        if k < len(hints) and hints[k].span.start < launch.span.end:
+            return _from_hint(hints[k], "in this launch")
+        j = bisect_right(hints, launch.span.start, key=_end) - 1
+        while j >= 0 and hints[j].span.end > launch.span.start:
+            j -= 1
+        if j >= 0:
+            return _from_hint(hints[j], where(hints[j]))
     if hints:
         return _from_hint(hints[0], where(hints[0]))
     if inherited is not None:

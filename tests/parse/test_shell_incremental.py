@@ -71,3 +71,25 @@ def test_typing_a_flag_into_a_launch_reuses_the_rest():
         # The first launch is the same object: it was not read again.
         assert new.launches[0] is doc.launches[0]
         doc = new
+
+
+def test_launches_below_an_edit_are_moved_without_reading_their_words():
+    """Typing above many launches moves them; their words are shifted only
+    when read, and a launch left unread for many keystrokes does not keep
+    every earlier version of itself alive."""
+    from servelint.model import MovedLaunch
+    from servelint.parse import parse_document
+    from servelint.parse.dump import dump_document
+
+    text = "#!/bin/sh\n# top\n" + "".join(f"vllm serve m{i} --port {8000 + i}\n" for i in range(20))
+    doc = parse_document("run.sh", text)
+    for k in range(40):
+        text = text.replace("# top", "# top" + "x", 1)
+        doc = parse_document("run.sh", text, previous=doc)
+        moved = [l for l in doc.launches if isinstance(l, MovedLaunch)]
+        assert len(moved) == 20
+        assert all(getattr(l, "_make", None) is None or l._depth <= 16 for l in moved)
+        assert all(l.moved_from is None or l.moved_from[0].moved_from is None for l in moved)
+    # Read now, they are where a full parse puts them.
+    assert dump_document(doc, text) == dump_document(parse_document("run.sh", text), text)
+    assert doc.launches[7].args[0].span.start == text.index("m7 ")

@@ -56,7 +56,7 @@ def parse_document(
     elif kind == "yaml":
         from .yamlforms import parse_yaml_document
 
-        doc = parse_yaml_document(path, text)
+        doc = parse_yaml_document(path, text, previous)
     elif kind == "dockerfile":
         from .dockerfile import parse_dockerfile_document
 

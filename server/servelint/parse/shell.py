@@ -37,7 +37,7 @@ from typing import Sequence
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser
 
-from ..model import EnvVar, Form, Launch, ParsedDocument, ParseProblem, Word
+from ..model import EnvVar, Form, Launch, MovedLaunch, ParsedDocument, ParseProblem, Word
 from ..text import Span, edit_range
 from . import problems
 from .entry import config_refs, could_start_launch, find_launches
@@ -117,6 +117,9 @@ class ShellIncremental:
     assigned: frozenset  # every name assigned anywhere: decides "unset" findings
     sourced: bool
     from_edit: bool = False  # this parse re-read only the edited statements
+    # ids of the launches that name a --config file (kept, so a re-parse
+    # need not read every moved launch's words to find them again)
+    with_refs: frozenset = frozenset()
 
 
 def parse_shell_document(path: str, text: str, previous: ParsedDocument | None = None) -> ParsedDocument:
@@ -148,7 +151,8 @@ def parse_shell_document(path: str, text: str, previous: ParsedDocument | None =
     )
     if walker.tops is not None and not result.problems:
         doc.cache = ShellIncremental(text, walker.tops, result.launches, result.problems,
-                                     frozenset(walker.assigned), walker.sourced)
+                                     frozenset(walker.assigned), walker.sourced,
+                                     with_refs=frozenset(id(l) for l, _ in result.config_refs))
     return doc
 
 
@@ -156,7 +160,8 @@ def reparse(path: str, text: str, prev: ShellIncremental) -> ParsedDocument | No
     """Re-read only the statements an edit touched, or None when a full parse is needed."""
     if text == prev.text:
         doc = ParsedDocument(path=path, form=Form.SHELL, launches=prev.launches, problems=prev.problems,
-                             config_refs=[(l, w) for l in prev.launches for w in config_refs(l)])
+                             config_refs=[(l, w) for l in prev.launches if id(l) in prev.with_refs
+                                          for w in config_refs(l)])
         doc.cache = prev
         return doc
     start, old_end, new_end = edit_range(prev.text, text)
@@ -226,16 +231,32 @@ def reparse(path: str, text: str, prev: ShellIncremental) -> ParsedDocument | No
     kept_before = [l for l in prev.launches if l.span.start < rs]
     # What these launches refer to before them (an ``export``) moved too if
     # it is after the edit, even inside the re-read region.
-    shared: dict = {}
-    moved = [shift_launch(l, delta, start, shared) for l in prev.launches if l.span.start >= re_old]
     if any(l.span.end > rs for l in kept_before):
         return None  # a launch spanning into the region: read everything again
+    shared: dict = {}
+    moved = [_moved(l, delta, start, shared) for l in prev.launches if l.span.start >= re_old]
     region_launches = sorted(walker.launches, key=lambda l: (l.span.start, l.span.end))
     launches = kept_before + region_launches + moved
+    with_refs = {id(l) for l in kept_before if id(l) in prev.with_refs}
+    with_refs.update(id(l) for l in region_launches if config_refs(l))
+    with_refs.update(id(l) for l in moved if id(l.moved_from[0]) in prev.with_refs)
     doc = ParsedDocument(path=path, form=Form.SHELL, launches=launches, problems=[],
-                         config_refs=[(l, w) for l in launches for w in config_refs(l)])
-    doc.cache = ShellIncremental(text, tops[:first] + new_tops + after, launches, [], prev.assigned, prev.sourced, True)
+                         config_refs=[(l, w) for l in launches if id(l) in with_refs for w in config_refs(l)])
+    doc.cache = ShellIncremental(text, tops[:first] + new_tops + after, launches, [], prev.assigned, prev.sourced, True,
+                                 frozenset(with_refs))
     return doc
+
+
+def _moved(launch: Launch, delta: int, at: int, shared: dict) -> Launch:
+    """``launch`` moved by an edit above it, its words shifted only when read."""
+    # The last lint has used this link; keeping it would chain every
+    # version of the launch since the file was opened.
+    launch.moved_from = None
+    hints = [h if h.span.end < at else replace(h, span=_shift_span(h.span, delta, at)) for h in launch.release_hints]
+    return MovedLaunch.of(
+        launch, _shift_span(launch.span, delta), _shift_span(launch.entry_span, delta), hints, (launch, delta, at),
+        lambda: shift_launch(launch, delta, at, shared),
+    )
 
 
 def _shift_span(span: Span, delta: int, at: int = 0) -> Span:

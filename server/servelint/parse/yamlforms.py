@@ -28,7 +28,7 @@ from typing import Callable
 
 from yaml.nodes import Node
 
-from ..model import Form, Launch, ParsedDocument, ParseProblem, Word
+from ..model import Form, Launch, MovedLaunch, ParsedDocument, ParseProblem, Word
 from ..text import Span
 from . import problems
 from . import yamlnodes as yn
@@ -75,15 +75,24 @@ def detect(root: Node | None, text: str, path: str) -> Form | None:
     return None
 
 
-def parse_yaml_document(path: str, text: str) -> ParsedDocument:
+def parse_yaml_document(path: str, text: str, previous: ParsedDocument | None = None) -> ParsedDocument:
     """All launches of a YAML file.  Never raises.
 
     Each document (``---`` chunk) is read on its own and the result is
     cached by the chunk's text, relative to the chunk: on a keystroke only the
-    edited document is read again; the others are reused, shifted to where
-    they now start.
+    edited document is read again.  With ``previous`` (the last parse of the
+    same file), a document that did not change is the very same objects (it
+    did not move) or its launches moved, marked with where they came from
+    (``Launch.moved_from``), so the engine reuses them without a second look.
     """
     result = ParsedDocument(path=path, form=None)
+    before: dict[str, list[tuple[int, _Chunk]]] = {}
+    had_refs: frozenset = frozenset()
+    if previous is not None and isinstance(previous.cache, _YamlChunks):
+        for start, chunk, got in previous.cache.chunks:
+            before.setdefault(chunk, []).append((start, got))
+        had_refs = previous.cache.with_refs
+    kept: list[tuple[int, str, _Chunk]] = []
     name = os.path.basename(path)
     syntax: list[ParseProblem] = []
     forms: list[Form] = []
@@ -94,9 +103,17 @@ def parse_yaml_document(path: str, text: str) -> ParsedDocument:
         result.problems.append(_internal(exc, Span(0, 0)))
         return result
     for start, end in pieces:
-        # Always a copy: callers may keep or change what they are given,
-        # and the cached original must stay as it was read.
-        got = _shifted(_read_chunk(text[start:end], name), start)
+        chunk = text[start:end]
+        same = before.get(chunk)
+        if same:
+            was, old = same.pop(0)
+            # Unchanged and in place: the same objects; moved: shifted copies
+            # that say where they came from.
+            got = old if was == start else _shifted(old, start - was, moved=True)
+        else:
+            # Always a copy: the cached original must stay as it was read.
+            got = _shifted(_read_chunk(chunk, name), start)
+        kept.append((start, chunk, got))
         chunk_forms, launches, found, chunk_syntax = got
         forms.extend(chunk_forms)
         result.launches.extend(launches)
@@ -105,10 +122,32 @@ def parse_yaml_document(path: str, text: str) -> ParsedDocument:
     if syntax and _report_syntax(path, text, forms):
         result.problems[:0] = syntax
     result.form = forms[0] if forms else None
+    with_refs = set()
+    seen = {id(l) for l in previous.launches} if had_refs or before else set()
     for launch in result.launches:
+        # A launch kept or moved from the last parse names a --config file
+        # if it did then: its words (maybe not shifted yet) are not read for that.
+        if id(launch) in seen:
+            if id(launch) not in had_refs:
+                continue
+        elif isinstance(launch, MovedLaunch) and launch.moved_from is not None:
+            if id(launch.moved_from[0]) not in had_refs:
+                continue
         for word in config_refs(launch):
             result.config_refs.append((launch, word))
+            with_refs.add(id(launch))
+    result.cache = _YamlChunks(kept, frozenset(with_refs))
     return result
+
+
+class _YamlChunks:
+    """A parse's documents: (start, text, results at their place in the file)."""
+
+    __slots__ = ("chunks", "with_refs")
+
+    def __init__(self, chunks: list[tuple[int, str, "_Chunk"]], with_refs: frozenset) -> None:
+        self.chunks = chunks
+        self.with_refs = with_refs  # ids of the launches that name a --config file
 
 
 _Chunk = tuple  # (forms, launches, problems, syntax problems), chunk offsets
@@ -157,9 +196,10 @@ def _read_chunk_uncached(chunk: str, name: str) -> _Chunk:
 # -- moving a cached chunk's results to where the chunk now starts -----------------
 
 
-def _shifted(got: _Chunk, d: int) -> _Chunk:
+def _shifted(got: _Chunk, d: int, moved: bool = False) -> _Chunk:
     forms, launches, found, syntax = got
-    return forms, [_launch(l, d) for l in launches], [_problem(p, d) for p in found], [
+    launches = [_moved(l, d) if moved else _launch(l, d) for l in launches]
+    return forms, launches, [_problem(p, d) for p in found], [
         _problem(p, d) for p in syntax
     ]
 
@@ -207,6 +247,16 @@ def _launch(l: Launch, d: int) -> Launch:
         problems=[_problem(p, d) for p in l.problems],
         opaque=[_word(w, d) for w in l.opaque],
         container=c,
+    )
+
+
+def _moved(origin: Launch, d: int) -> Launch:
+    """``origin`` moved with its whole document, shifted only when read."""
+    origin.moved_from = None  # used by the last lint; see parse.shell._moved
+    return MovedLaunch.of(
+        origin, _span(origin.span, d), _span(origin.entry_span, d),
+        [replace(h, span=_span(h.span, d)) for h in origin.release_hints], (origin, d, 0),
+        lambda: _launch(origin, d),
     )
 
 
