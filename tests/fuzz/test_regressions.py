@@ -168,9 +168,14 @@ def test_an_edit_between_an_array_append_and_its_use_keeps_the_finding_in_place(
 
 REGRESSIONS = sorted((Path(__file__).parent / "regressions").glob("*.txt"))
 
-# Saved inputs whose check still fails, with why (none open now: the engine
-# and shell re-parse fixes of this session closed the long run's findings).
-OPEN: dict[str, str] = {}
+# Saved inputs whose check still fails, with why.  The engine and shell
+# re-parse fixes of this session closed the first run's findings; the second
+# run's LSP edit sequences found one more.
+OPEN: dict[str, str] = {
+    "engine-incremental-wrong-488f79765c29": "open, server/servelint/engine.py: the incremental engine's SL106 on "
+    "'ignore[unknown-flag]' ends one character short of the word (52-72; a fresh lint: 52-73) (found by "
+    "test_fuzz_lsp in the long run: v43 then v46 of seed 20261130, VS Code, document 424)",
+}
 
 
 @pytest.mark.parametrize("path", REGRESSIONS, ids=[p.stem for p in REGRESSIONS])
