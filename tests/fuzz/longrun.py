@@ -155,7 +155,7 @@ def token_pool(corpus: dict[str, list[str]]) -> list[str]:
     extra = ["# before\n", "# after\n", "# or\n", "#before", "# after (x)", "\n  - ", "\n- ", ": ", ": |\n", ": >-\n",
              "\n    ", "&x ", "*x", "!!str ", "? ", "{", "}", "[", "]", ",", "'", '"', "\\\n", "\\", "$", "${", "$(",
              "<<-EOF\n", "<<\"EOF\"\n", "EOF\n", "<<EOF\n", "\t", "\r\n", "\r", "\x00", "\ufeff", "\u2028", "\x85",
-             "é", "模型", "😀", "\ud800" if False else "\uffff", "ENTRYPOINT ", "CMD ", "RUN ", "FROM x\n", "# escape=`\n",
+             "é", "模型", "😀", "\uffff", "ENTRYPOINT ", "CMD ", "RUN ", "FROM x\n", "# escape=`\n",
              "`", "args:", "command:", "env:", "---\n", "...\n", "%YAML 1.2\n", "&a [*a]", "null", "~", "0x1f", "1e400",
              "\"\\u0000\"", "'''", "\"\"\"", '{"a":', "]]", "[[", "}}", "{{ .Values.x }}", "{{-", "-}}"]
     return sorted(words) + FLAGS + VALUES + MODELS + JUNK + extra
