@@ -149,7 +149,7 @@ def check(args) -> int:
         records=tuple(args.records),
         disable=frozenset(args.disable),
     )
-    engine = Engine(base)
+    engine = Engine(base, incremental=False)
     MAX_BYTES = 4 * MAX_DOCUMENT_CHARS
     diags = []
     sources: dict[str, SourceText] = {}

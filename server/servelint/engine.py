@@ -118,8 +118,12 @@ class Engine:
         *,
         read_file: Callable[[str], str | None] | None = None,
         records=None,
+        incremental: bool = True,
     ) -> None:
+        """``incremental=False`` (``servelint check``, which reads each file
+        once): keep nothing for a next lint of the same file."""
         self.settings = settings or Settings()
+        self.incremental = incremental
         self.read_file = read_file or _read_text_file
         self._records = records
         self._previous: dict[str, LintResult] = {}
@@ -212,7 +216,8 @@ class Engine:
         diagnostics = [d for i, d in enumerate(diagnostics)
                        if not i or d.sort_key() != diagnostics[i - 1].sort_key()]
         result = LintResult(path, source, parsed, diagnostics, results, sources, settings)
-        self._previous[path] = result
+        if self.incremental:
+            self._previous[path] = result
         return result
 
     # -- fixes ---------------------------------------------------------------
@@ -373,15 +378,17 @@ class Engine:
         for rule in invocation_rules():
             if not rule.applies_to(release.version) or not settings.enabled(rule.name, rule.code):
                 continue
-            sig = _signature(rule, inv, base, release, settings)
-            prev = old_rules.get(rule.name)
             diags = None
-            if prev is not None and prev[0] == sig:
-                diags = _within(prev[1], path, prev[2], launch.span)
+            if self.incremental:
+                sig = _signature(rule, inv, base, release, settings)
+                prev = old_rules.get(rule.name)
+                if prev is not None and prev[0] == sig:
+                    diags = _within(prev[1], path, prev[2], launch.span)
             if diags is None:
                 self.rule_evaluations += 1
                 diags = self._run_rule(rule, ctx, path, release, settings)
-            by_rule[rule.name] = (sig, diags, launch.span)
+            if self.incremental:
+                by_rule[rule.name] = (sig, diags, launch.span)
             diagnostics.extend(diags)
         return LaunchResult(launch, release, inv, diagnostics, by_rule, key, base)
 
