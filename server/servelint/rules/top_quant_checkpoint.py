@@ -14,9 +14,11 @@ quantization/...``) and what makes one claim a checkpoint:
 
 * ``AutoGPTQConfig`` (auto_gptq.py 0.25.0-0.29.0:219, 0.30.0:216,
   0.31.0-0.33.0:214): ``quant_method`` "gptq" and ``--quantization`` unset
-  or one of gptq, gptq_marlin, auto_gptq, marlin;
+  or one of gptq, gptq_marlin, auto_gptq, marlin (``OVERRIDE_USER_VALUES``);
 * ``AutoAWQConfig`` (auto_awq.py 0.25.0-0.30.0:260, 0.31.0-0.33.0:263):
-  "awq" and unset/awq/awq_marlin/auto_awq/marlin, never on a CPU platform;
+  "awq" and unset/awq/awq_marlin/auto_awq/marlin, never on a CPU platform
+  (``current_platform.is_cpu()``, auto_awq.py 0.25.0-0.30.0:265,
+  0.31.0-0.33.0:268);
 * ``MoeWNA16Config`` (moe_wna16.py 0.25.0/0.26.0:125, 0.27.0-0.29.0:138,
   0.30.0-0.33.0:145): ``--quantization moe_wna16`` on a gptq or awq
   checkpoint of some shapes and GPUs;
@@ -28,12 +30,20 @@ quantization/...``) and what makes one claim a checkpoint:
 * ``GptOssMxfp4Config`` (mxfp4.py 0.25.0:115, 0.33.0:129): "mxfp4" or
   "gpt_oss_mxfp4" with ``model_type`` "gpt_oss";
 * ``DeepseekV4FP8Config`` (vllm/models/deepseek_v4/quant_config.py
-  0.25.0:121, 0.27.0-0.29.0:135, 0.30.0/0.31.0:139, 0.32.0/0.33.0:164; on
-  CUDA from 0.30.0 models/deepseek_v41/quant_config.py): "fp8" (0.27.0-0.30.0
-  also some "quark") with a deepseek_v4 model type or ``--quantization
-  deepseek_v4_fp8``;
+  0.25.0/0.26.0:121, 0.27.0-0.31.0:135, 0.32.0:140, 0.33.0:171; on CUDA
+  from 0.30.0 also models/deepseek_v41/quant_config.py 0.30.0/0.31.0:139,
+  0.32.0/0.33.0:164): "fp8" or "deepseek_v4_fp8" (0.27.0-0.30.0 also some
+  "quark") with a deepseek_v4 (from 0.30.0 in deepseek_v41: also
+  deepseek_v4_text, deepseek_v41, deepseek_v41_text) model type, or
+  ``--quantization deepseek_v4_fp8``;
 * ``HummingConfig`` (humming.py 0.25.0-0.27.1:197, 0.28.0-0.30.0:175,
   0.31.0-0.33.0:179): ``--quantization humming``, whatever the checkpoint.
+
+Only AutoGPTQConfig, AutoAWQConfig, MoeWNA16Config, HummingConfig and
+DeepseekV4FP8Config read ``--quantization`` at all; INC, ModelOpt,
+GptOssMxfp4 and DeepseekV4FP8 (by model type) claim their checkpoints
+whatever it says, even a value that is no method. The only value outside
+``QUANTIZATION_METHODS`` an override names is "marlin".
 
 servelint reports only where none of these can claim the checkpoint.
 """
@@ -55,12 +65,75 @@ _R = ("0.25.0", "0.26.0", "0.27.0", "0.27.1", "0.28.0", "0.29.0", "0.30.0", "0.3
 _MISMATCH_LINE = dict(zip(_R, (1091, 1109, 1194, 1194, 1274, 1320, 1333, 1411, 1445, 1458)))
 _ACT_LINE = dict(zip(_R, (646, 694, 730, 730, 784, 800, 846, 935, 910, 940)))
 
-# --quantization values some override accepts for a checkpoint of this
-# quant_method (see the module docstring).
-_CLAIMED_WITH = {
-    "gptq": frozenset({"gptq", "gptq_marlin", "auto_gptq", "marlin", "moe_wna16"}),
-    "awq": frozenset({"awq", "awq_marlin", "auto_awq", "marlin", "moe_wna16"}),
+# The checkpoint's quant_method -> the --quantization values (lower-cased;
+# vLLM compares them as ``validate_quantization_before`` left them) its
+# override accepts besides none at all: the ``is_valid_user_quant`` tuple of
+# AutoGPTQConfig / AutoAWQConfig.override_quantization_method, the same in
+# every release 0.25.0-0.33.0 (auto_gptq.py and auto_awq.py, the def lines
+# below).  AutoAWQConfig never claims on a CPU platform.
+OVERRIDE_USER_VALUES: dict[str, frozenset[str]] = {
+    "gptq": frozenset({"gptq", "gptq_marlin", "auto_gptq", "marlin"}),
+    "awq": frozenset({"awq", "awq_marlin", "auto_awq", "marlin"}),
 }
+OVERRIDE_SOURCE = {
+    "gptq": ("model_executor/layers/quantization/auto_gptq.py",
+             dict(zip(_R, (219, 219, 219, 219, 219, 219, 216, 214, 214, 214)))),
+    "awq": ("model_executor/layers/quantization/auto_awq.py",
+            dict(zip(_R, (260, 260, 260, 260, 260, 260, 260, 263, 263, 263)))),
+}
+_NOT_ON_CPU = frozenset({"awq"})
+
+# --quantization values some override accepts for a checkpoint of this
+# quant_method (see the module docstring): the table above, and moe_wna16
+# (MoeWNA16Config, for some gptq/awq shapes and GPUs).
+_CLAIMED_WITH = {y: values | {"moe_wna16"} for y, values in OVERRIDE_USER_VALUES.items()}
+
+
+def override_accepts(method: str, user: str, target: str) -> bool:
+    """Whether AutoGPTQConfig / AutoAWQConfig claims a checkpoint of this
+    quant_method for ``--quantization user`` on this platform."""
+    if method in _NOT_ON_CPU and target == "cpu":
+        return False
+    return user in OVERRIDE_USER_VALUES.get(method, ())
+
+
+def claimed_whatever_user(ck: "CheckpointQuant") -> bool:
+    """Whether an override that ignores ``--quantization`` may claim the
+    checkpoint (so vLLM accepts any value, even one that is no method):
+    INCConfig ("auto-round"), the ModelOpt classes (a "modelopt..."
+    quant_method; servelint does not check its quant_algo),
+    GptOssMxfp4Config (mxfp4 on gpt_oss) and DeepseekV4FP8Config (fp8 or
+    deepseek_v4_fp8, 0.27.0-0.30.0 also quark, on a deepseek_v4* model).
+    An unknown model type may be either of the last two."""
+    y = ck.method or ""
+    if y.startswith("modelopt") or y == "auto-round":
+        return True
+    mtype = ck.model_type
+    if y in ("mxfp4", "gpt_oss_mxfp4") and mtype in (None, "gpt_oss"):
+        return True
+    if y in ("fp8", "deepseek_v4_fp8", "quark") and (mtype is None or mtype.startswith("deepseek_v4")):
+        return True
+    return False
+
+
+def accepts_unknown_method(ctx: Context, user: str) -> bool:
+    """Whether vLLM may accept ``--quantization user``, a value that is not
+    one of the release's methods: an override claims the checkpoint before
+    ``_verify_quantization`` checks the method list (module docstring).
+
+    A checkpoint servelint cannot read is given the benefit of the doubt
+    only for a value some override names ("marlin"); a ModelOpt
+    ``hf_quant_config.json`` is claimed whatever the value."""
+    model = ctx.model
+    if model is not None and model.path and tf.model_config(ctx) is not None:
+        if os.path.exists(os.path.join(os.path.dirname(model.path), "hf_quant_config.json")):
+            return True
+    ck = checkpoint_quant(ctx)
+    if ck is None:
+        return any(user in values for values in OVERRIDE_USER_VALUES.values())
+    if not ck.method:
+        return False
+    return override_accepts(ck.method, user, ctx.target) or claimed_whatever_user(ck)
 
 # ``get_supported_act_dtypes`` of each method's config class, in the order
 # vLLM prints them (``method_to_config`` of
@@ -262,19 +335,21 @@ def final_method(ctx: Context) -> str | None:
     user = q.value.lower() if q is not None else None
     if q is None and st.written(ctx.invocation, "quantization"):
         return None
-    if user is not None and user not in methods(ctx.version):
-        return None
     ck = checkpoint_quant(ctx)
     if ck is None:
         return None
+    if user is not None and user not in methods(ctx.version):
+        # Only "marlin", which AutoGPTQConfig / AutoAWQConfig take.
+        if not ck.method or not override_accepts(ck.method, user, ctx.target):
+            return None
     if ck.method is None:
         return user
     y = ck.method
     if y not in methods(ctx.version) or ck.model_type is None or ck.model_type.startswith("deepseek_v4") or user in ("humming", "deepseek_v4_fp8"):
         return None
-    if y == "gptq" and (user is None or user in ("gptq", "gptq_marlin", "auto_gptq")):
+    if y == "gptq" and (user is None or user in OVERRIDE_USER_VALUES["gptq"]):
         return "auto_gptq"
-    if y == "awq" and (user is None or user in ("awq", "awq_marlin", "auto_awq")):
+    if y == "awq" and (user is None or user in OVERRIDE_USER_VALUES["awq"]):
         # AutoAWQConfig claims it on GPUs, not on a CPU platform.
         if ctx.target != "cpu":
             return "auto_awq"

@@ -62,6 +62,14 @@ class QuantizationUnknown(Rule):
     the release's quantization methods. `bitsandbytes` and `gguf` are not
     methods from 0.28.0 on (bitsandbytes was one up to 0.27.1).
 
+    Silent where a checkpoint override claims the checkpoint before the
+    method list is checked, so vLLM accepts the value (every release
+    0.25.0-0.33.0): `marlin` on a GPTQ checkpoint (AutoGPTQConfig), or on
+    an AWQ checkpoint except on a CPU platform (AutoAWQConfig); `marlin`
+    also when servelint cannot read the checkpoint; any value on a
+    checkpoint that an override claims whatever `--quantization` says
+    (auto-round, ModelOpt, MXFP4 on gpt-oss, fp8 on DeepSeek V4).
+
     ## Why
     The value is only checked while vLLM builds its config, after the model
     download: "Unknown quantization method: bogus. Must be one of ['awq',
@@ -85,7 +93,14 @@ class QuantizationUnknown(Rule):
     0.31.0:1420, 0.32.0:1454, 0.33.0:1467; lower-casing:
     `ModelConfig.validate_quantization_before` (config/model.py 0.28.0:907,
     0.33.0:1054); the list: `QuantizationMethods`
-    (model_executor/layers/quantization/__init__.py).
+    (model_executor/layers/quantization/__init__.py). The overrides:
+    `AutoGPTQConfig.override_quantization_method` (auto_gptq.py
+    0.25.0-0.29.0:219, 0.30.0:216, 0.31.0-0.33.0:214) and
+    `AutoAWQConfig.override_quantization_method` (auto_awq.py
+    0.25.0-0.30.0:260, 0.31.0-0.33.0:263) accept gptq/awq, their `_marlin`
+    and `auto_` forms and `marlin`; the others are listed in
+    rules/top_quant_checkpoint.py (`OVERRIDE_USER_VALUES`) with file:line
+    per release.
     """
 
     code = "SL310"
@@ -104,6 +119,13 @@ class QuantizationUnknown(Rule):
         value = q.value.lower()
         known = methods(ctx.version)
         if value in known:
+            return
+        # An override may claim the checkpoint first and replace the value
+        # (rules/top_quant_checkpoint.py holds the facts; imported here, as
+        # that module imports this one).
+        from .top_quant_checkpoint import accepts_unknown_method
+
+        if accepts_unknown_method(ctx, value):
             return
         message = f"Unknown quantization method: {value}. Must be one of {known}."
         # A quantized checkpoint gets the mismatch message first.
