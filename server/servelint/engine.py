@@ -58,6 +58,13 @@ class LaunchResult:
     _reread: "Callable[[], argv.Invocation] | None" = None
 
     @property
+    def config_state(self) -> str:
+        """The launch's --config file as the lint found it: "" (none, or
+        read), "missing" or "not-yaml" (a digest when read).  From the key,
+        which ends with (release, reason, config state, settings)."""
+        return self.key[-2] if len(self.key) >= 4 else ""
+
+    @property
     def invocation(self) -> "argv.Invocation | None":
         if self._invocation is None and self._reread is not None:
             self._invocation = self._reread()

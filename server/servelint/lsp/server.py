@@ -378,13 +378,10 @@ class ServelintServer(LanguageServer):
             st.config_release = next(
                 (lr.release.version for lr in result.launches if lr.launch.entry is Entry.CONFIG_FILE), st.config_release
             )
-            st.has_config_ref = any(
-                lr.invocation is not None and lr.invocation.config_path is not None for lr in result.launches
-            )
-            st.waits_for_config = any(
-                lr.invocation is not None and getattr(lr.invocation, "config_state", "") == "missing"
-                for lr in result.launches
-            )
+            # From what the parse and the lint kept: a launch's invocation is
+            # read lazily, and reading each one here would undo the reuse.
+            st.has_config_ref = bool(result.parsed.config_refs)
+            st.waits_for_config = any(lr.config_state == "missing" for lr in result.launches)
             if publish:
                 self._show(st)
             return st
