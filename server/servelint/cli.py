@@ -2,7 +2,9 @@
 
 Exit status of ``check``: 0 when nothing at or above ``--fail-on`` was found,
 1 when something was, 2 on usage or I/O errors.  Imports stay lazy: a cold
-``servelint check one-file.sh`` must not pay for the language server.
+``servelint check one-file.sh`` must not pay for the language server (nor
+for multiprocessing: ``-j N`` starts workers only for many files, and its
+output is the serial one byte for byte; see ``_lint_in_workers``).
 """
 
 from __future__ import annotations
@@ -68,6 +70,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--fix", action="store_true", help="apply safe fixes to the files")
     c.add_argument("--diff", action="store_true", help="show the safe fixes as a diff, change nothing")
     c.add_argument("--no-config", action="store_true", help="ignore .servelint.toml / [tool.servelint]")
+    c.add_argument("-j", "--jobs", type=_jobs, metavar="N",
+                   help="lint in N processes (default: the CPUs available; 1: in this process only)")
 
     lsp = sub.add_parser("lsp", help="run the language server")
     mode = lsp.add_mutually_exclusive_group()
@@ -136,11 +140,41 @@ def _main(argv: list[str] | None) -> int:
     return 2
 
 
+def _default_jobs() -> int:
+    """The CPUs this process may run on (its affinity mask, as under
+    ``taskset`` or a container's cpuset), else the machine's count."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _jobs(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of processes, 1 or more (got {value!r})")
+    return n
+
+
+# Below this many files per worker process a pool costs more than it saves
+# (start-up of the workers, importing multiprocessing): fewer files are
+# linted in this process, and ``check one-file.sh`` never imports
+# multiprocessing at all.
+_FILES_PER_WORKER = 8
+
+
+def _is_yaml(path: str) -> bool:
+    return path != "-" and path.lower().endswith((".yaml", ".yml"))
+
+
 def check(args) -> int:
     from .diagnostics import Severity
-    from .engine import MAX_DOCUMENT_CHARS, Engine, too_large
+    from .engine import Engine
     from .output import WRITERS
-    from .settings import Settings, for_file
+    from .settings import Settings
     from .text import SourceText
 
     base = Settings(
@@ -150,7 +184,6 @@ def check(args) -> int:
         disable=frozenset(args.disable),
     )
     engine = Engine(base, incremental=False)
-    MAX_BYTES = 4 * MAX_DOCUMENT_CHARS
     diags = []
     sources: dict[str, SourceText] = {}
     status = 0
@@ -162,34 +195,23 @@ def check(args) -> int:
     files = [p for p in paths if p == "-"] + list(walk([p for p in paths if p != "-" and os.path.exists(p)]))
     # YAML files last: a --config file then knows the release of the launch
     # that names it (the output is sorted by path anyway).
-    files.sort(key=lambda f: f != "-" and f.lower().endswith((".yaml", ".yml")))
-    for path in files:
-        if path == "-":
-            name = args.stdin_filename or "-"
-            text = sys.stdin.read()
-        else:
-            name = path
-            try:
-                with open(path, "rb") as fh:
-                    # Never more than a file under the limit can hold (4 bytes a
-                    # character): a 50 GB log or /dev/zero costs no time or memory.
-                    size = os.fstat(fh.fileno()).st_size
-                    raw = b"" if size > MAX_BYTES else fh.read(MAX_BYTES + 1)
-            except OSError as exc:
-                print(f"servelint: {path}: {exc.strerror or exc}", file=sys.stderr)
-                status = 2
-                continue
-            if size > MAX_BYTES or len(raw) > MAX_BYTES:
-                diags.append(too_large(name, f"{size:,} bytes" if size > MAX_BYTES else f"over {MAX_BYTES:,} bytes"))
-                sources[name] = SourceText("")  # the writers must not read it either
-                continue
-            text = raw.decode("utf-8", "replace")
-        settings = base if args.no_config else for_file(os.path.abspath(name) if name != "-" else os.getcwd(), base)
-        result = engine.lint(name, text, settings=settings)
-        sources.update(result.sources)
-        sources[name] = result.source
-        _started()  # after the first file: the rules, parsers and tables are loaded
-        diags.extend(engine.checked(result))
+    files.sort(key=_is_yaml)
+
+    def take(error: str | None, found: list, srcs: dict) -> None:
+        nonlocal status
+        if error is not None:
+            print(error, file=sys.stderr)
+            status = 2
+            return
+        sources.update(srcs)
+        diags.extend(found)
+
+    jobs = min(args.jobs or _default_jobs(), len(files) // _FILES_PER_WORKER)
+    if jobs < 2:
+        for path in files:
+            take(*_lint_path(engine, base, args, path))
+    else:
+        _lint_in_workers(engine, base, args, files, jobs, take)
 
     def source_of(p: str) -> SourceText:
         src = sources.get(p)
@@ -225,6 +247,171 @@ def check(args) -> int:
         if any(d.severity <= limit for d in unique):
             return 1
     return 0
+
+
+def _lint_path(engine, base, args, path: str) -> tuple:
+    """Read and lint one file: ``(error, diagnostics, sources)``, where
+    ``error`` is the line for stderr when the file cannot be read and
+    ``sources`` the texts the diagnostics were made from, by path."""
+    from .engine import MAX_DOCUMENT_CHARS, too_large
+    from .settings import for_file
+    from .text import SourceText
+
+    max_bytes = 4 * MAX_DOCUMENT_CHARS
+    if path == "-":
+        name = args.stdin_filename or "-"
+        text = sys.stdin.read()
+    else:
+        name = path
+        try:
+            with open(path, "rb") as fh:
+                # Never more than a file under the limit can hold (4 bytes a
+                # character): a 50 GB log or /dev/zero costs no time or memory.
+                size = os.fstat(fh.fileno()).st_size
+                raw = b"" if size > max_bytes else fh.read(max_bytes + 1)
+        except OSError as exc:
+            return f"servelint: {path}: {exc.strerror or exc}", [], {}
+        if size > max_bytes or len(raw) > max_bytes:
+            found = [too_large(name, f"{size:,} bytes" if size > max_bytes else f"over {max_bytes:,} bytes")]
+            return None, found, {name: SourceText("")}  # the writers must not read it either
+        text = raw.decode("utf-8", "replace")
+    settings = base if args.no_config else for_file(os.path.abspath(name) if name != "-" else os.getcwd(), base)
+    result = engine.lint(name, text, settings=settings)
+    srcs = dict(result.sources)
+    srcs[name] = result.source
+    _started()  # after the first file: the rules, parsers and tables are loaded
+    return None, engine.checked(result), srcs
+
+
+# -- check -j N: files linted in worker processes ---------------------------------
+#
+# The output is the serial one, byte for byte.  Each worker lints a chunk of
+# files in order and returns, per file, what the serial loop would have added
+# (diagnostics with their verified fixes, the texts they point into, the
+# error line for an unreadable file); this process takes them in file order,
+# then applies --fix/--diff, sorts and writes as before.
+#
+# The one state carried from file to file is ``engine.config_releases``: a
+# launch naming ``--config x.yaml`` records its release, and x.yaml, linted
+# later, inherits it.  Files are sent in two phases (the non-YAML files, then
+# the YAML files, as the serial order has them), each with the releases
+# learned by all earlier phases.  A worker records every entry a file's lint
+# read (with the value it saw) and wrote; taking the files in order, this
+# process keeps the serial state, and a file that read a value differing from
+# it (an x.yaml named by a YAML launch earlier in the order, in another
+# chunk) is linted again here, with the serial state.  So the result never
+# depends on how files were split.
+
+
+class _Recorded(dict):
+    """``engine.config_releases`` in a worker: remembers what each file's
+    lint read and wrote.  Any other use marks the file for a serial re-lint."""
+
+    def start(self) -> None:
+        self.reads: list = []
+        self.writes: list = []
+        self.wild = False
+
+    def get(self, key, default=None):
+        value = super().get(key, default)
+        self.reads.append((key, super().get(key)))
+        return value
+
+    def __getitem__(self, key):
+        self.reads.append((key, super().get(key)))
+        return super().__getitem__(key)
+
+    def __contains__(self, key):
+        self.reads.append((key, super().get(key)))
+        return super().__contains__(key)
+
+    def __setitem__(self, key, value):
+        self.writes.append((key, value))
+        super().__setitem__(key, value)
+
+
+def _marks_wild(name: str):
+    def method(self, *a, **kw):
+        self.wild = True
+        return getattr(dict, name)(self, *a, **kw)
+    return method
+
+
+for _name in ("setdefault", "pop", "popitem", "update", "clear", "keys", "values", "items", "copy",
+              "__iter__", "__delitem__", "__len__", "__ior__", "__or__", "__eq__"):
+    setattr(_Recorded, _name, _marks_wild(_name))
+del _name
+
+
+_worker = None  # (args, base settings, engine) in a worker process
+
+
+def _init_worker(args, base) -> None:
+    global _worker
+    import signal
+
+    from .engine import Engine
+
+    # Ctrl-C is this process's to handle: it stops the pool, the workers go
+    # quietly instead of each printing a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    _worker = (args, base, Engine(base, incremental=False))
+
+
+def _lint_chunk(task: tuple) -> list:
+    paths, known = task
+    args, base, engine = _worker
+    state = engine.config_releases = _Recorded(known)
+    out = []
+    for path in paths:
+        state.start()
+        error, found, srcs = _lint_path(engine, base, args, path)
+        # Only the texts the output and the fixes will look at travel back.
+        wanted = set()
+        for d in found:
+            wanted.add(d.path)
+            wanted.update(r.path for r in d.related)
+            wanted.update(e.path for fx in d.fixes for e in fx.edits)
+        texts = {p: s.text for p, s in srcs.items() if p in wanted}
+        out.append((path, error, found, texts, state.reads, state.writes, state.wild))
+    return out
+
+
+def _lint_in_workers(engine, base, args, files: list[str], jobs: int, take) -> None:
+    import multiprocessing
+
+    from .text import SourceText
+
+    # fork: the workers start with this process's modules and tables loaded,
+    # at no cost.  Only on Linux (macOS' system libraries are not fork-safe),
+    # and this process runs no threads.
+    method = "fork" if sys.platform == "linux" else "spawn"
+    ctx = multiprocessing.get_context(method)
+    state = engine.config_releases
+    # The first file here: it loads the rules, parsers and tables the forked
+    # workers then share (and stdin, '-', is always first).
+    take(*_lint_path(engine, base, args, files[0]))
+    rest = files[1:]
+    split = next((i for i, f in enumerate(rest) if _is_yaml(f)), len(rest))
+    phases = [p for p in (rest[:split], rest[split:]) if p]
+    if method == "fork":
+        gc.freeze()  # the workers' collections need not walk what they inherit
+    with ctx.Pool(jobs, initializer=_init_worker, initargs=(args, base)) as pool:
+        for phase in phases:
+            size = max(2, min(32, len(phase) // (jobs * 12) or 1))
+            known = dict(state)
+            tasks = [(phase[i:i + size], known) for i in range(0, len(phase), size)]
+            for chunk in pool.imap(_lint_chunk, tasks):
+                for path, error, found, texts, reads, writes, wild in chunk:
+                    if wild or any(state.get(k) != v for k, v in reads):
+                        take(*_lint_path(engine, base, args, path))  # with the serial state
+                        continue
+                    for k, v in writes:
+                        state[k] = v
+                    take(error, found, {p: SourceText(t) for p, t in texts.items()})
+        pool.close()
+        pool.join()
 
 
 def list_rules(fmt: str) -> int:
