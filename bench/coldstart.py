@@ -41,9 +41,13 @@ class Install:
         exe = os.path.join(os.path.dirname(self.python), "servelint")
         return exe if os.path.exists(exe) else ""
 
-    def check_cmd(self, path: str) -> list[str]:
+    def check_cmd(self, path: str, jobs: int | None = None) -> list[str]:
+        """``servelint check`` as the bench runs it; ``jobs`` adds ``-j N``
+        (without it: the default, the CPUs available, which one file never
+        uses: a single file is always checked in one process)."""
         head = [self.servelint] if self.servelint else [self.python, "-m", "servelint"]
-        return head + ["check", "--format", "json", "--fail-on", "never", path]
+        jobs_args = ["-j", str(jobs)] if jobs is not None else []
+        return head + ["check", *jobs_args, "--format", "json", "--fail-on", "never", path]
 
 
 def _source_digest() -> str:

@@ -4,7 +4,9 @@ next to yamllint (its YAML files) and shellcheck (its shell files).
 Each tool gets the same files in the same run, and the runs are interleaved
 (servelint, yamllint, shellcheck, servelint, ...) so neighbours' load spreads
 over all of them.  servelint is timed on the whole repository and on exactly
-the files each other tool sees, which is the like-for-like ratio.
+the files each other tool sees, which is the like-for-like ratio, each time
+twice: ``-j 1`` (one process) and ``-j N`` (N = the CPUs available to the
+bench, servelint's default), both passed explicitly.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from coldstart import installs
 
 
 def measure(quick: bool) -> dict:
+    load_start = [round(x, 2) for x in os.getloadavg()]
     n_files = 1000
     root = tempfile.mkdtemp(prefix="servelint-bench-repo-")
     by_form = gen.repository(root, n_files, seed=0)
@@ -32,14 +35,22 @@ def measure(quick: bool) -> dict:
     ins = inst.get("installed") or inst["as-is"]
     reps = 1 if quick else 3
 
-    def sl(paths: list[str]) -> list[str]:
-        return [c for c in ins.check_cmd("X") if c != "X"] + paths
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    job_counts = [1, cpus] if cpus > 1 else [1]
 
-    runs: dict[str, list[str]] = {
-        "servelint: whole repository": sl([root]),
-        "servelint: the YAML files": sl(yaml_files),
-        "servelint: the shell files": sl(shell_files),
-    }
+    def sl(paths: list[str], jobs: int) -> list[str]:
+        return [c for c in ins.check_cmd("X", jobs=jobs) if c != "X"] + paths
+
+    runs: dict[str, list[str]] = {}
+    counts: dict[str, int] = {}
+    for what, paths in (("whole repository", [root]), ("the YAML files", yaml_files),
+                        ("the shell files", shell_files)):
+        for j in job_counts:
+            runs[f"servelint -j {j}: {what}"] = sl(paths, j)
+            counts[f"servelint -j {j}: {what}"] = n_files if paths == [root] else len(paths)
     skipped = {}
     yl = yamllint_bin()
     if yl:
@@ -61,9 +72,7 @@ def measure(quick: bool) -> dict:
             t = run_timed(cmd, env=ins.env if name.startswith("servelint") else None, timeout=1800)
             walls[name].append(t.wall)
             cpus[name].append(t.cpu)
-    counts = {"servelint: whole repository": n_files, "servelint: the YAML files": len(yaml_files),
-              "servelint: the shell files": len(shell_files), "yamllint: the YAML files": len(yaml_files),
-              "shellcheck: the shell files": len(shell_files)}
+    counts.update({"yamllint: the YAML files": len(yaml_files), "shellcheck: the shell files": len(shell_files)})
     rows = {}
     for name in runs:
         w, c = summary(walls[name]), summary(cpus[name])
@@ -76,8 +85,17 @@ def measure(quick: bool) -> dict:
             ratios[label] = {"wall": round(rows[b]["wall"]["median_ms"] / rows[a]["wall"]["median_ms"], 2),
                              "cpu": round(rows[b]["cpu"]["median_ms"] / rows[a]["cpu"]["median_ms"], 2)}
 
-    ratio("servelint: the YAML files", "yamllint: the YAML files", "yamllint time / servelint time (same YAML files)")
-    ratio("servelint: whole repository", "yamllint: the YAML files", "yamllint (YAML only) / servelint (all 1,000 files)")
-    ratio("servelint: the shell files", "shellcheck: the shell files", "shellcheck time / servelint time (same shell files)")
+    for j in job_counts:
+        sj = f"servelint -j {j}"
+        ratio(f"{sj}: the YAML files", "yamllint: the YAML files",
+              f"yamllint time / {sj} time (same YAML files)")
+        ratio(f"{sj}: whole repository", "yamllint: the YAML files",
+              f"yamllint (YAML only) / {sj} (all 1,000 files)")
+        ratio(f"{sj}: the shell files", "shellcheck: the shell files",
+              f"shellcheck time / {sj} time (same shell files)")
+    for what in ("whole repository", "the YAML files", "the shell files"):
+        if len(job_counts) > 1:
+            ratio(f"servelint -j {cpus}: {what}", f"servelint -j 1: {what}", f"-j 1 / -j {cpus}, {what}")
     return {"repository": {"files": n_files, "lines": lines, "by_form": {k: len(v) for k, v in by_form.items()}},
-            "servelint_install": ins.name, "runs": rows, "ratios": ratios, "skipped": skipped}
+            "servelint_install": ins.name, "cpus_available": cpus, "runs": rows, "ratios": ratios,
+            "skipped": skipped, "loadavg_start": load_start, "loadavg_end": [round(x, 2) for x in os.getloadavg()]}
