@@ -36,10 +36,10 @@ def measure(quick: bool) -> dict:
     reps = 1 if quick else 3
 
     try:
-        cpus = len(os.sched_getaffinity(0))
+        n_cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
-        cpus = os.cpu_count() or 1
-    job_counts = [1, cpus] if cpus > 1 else [1]
+        n_cpus = os.cpu_count() or 1
+    job_counts = [1, n_cpus] if n_cpus > 1 else [1]
 
     def sl(paths: list[str], jobs: int) -> list[str]:
         return [c for c in ins.check_cmd("X", jobs=jobs) if c != "X"] + paths
@@ -95,7 +95,7 @@ def measure(quick: bool) -> dict:
               f"shellcheck time / {sj} time (same shell files)")
     for what in ("whole repository", "the YAML files", "the shell files"):
         if len(job_counts) > 1:
-            ratio(f"servelint -j {cpus}: {what}", f"servelint -j 1: {what}", f"-j 1 / -j {cpus}, {what}")
+            ratio(f"servelint -j {n_cpus}: {what}", f"servelint -j 1: {what}", f"-j 1 / -j {n_cpus}, {what}")
     return {"repository": {"files": n_files, "lines": lines, "by_form": {k: len(v) for k, v in by_form.items()}},
-            "servelint_install": ins.name, "cpus_available": cpus, "runs": rows, "ratios": ratios,
+            "servelint_install": ins.name, "cpus_available": n_cpus, "runs": rows, "ratios": ratios,
             "skipped": skipped, "loadavg_start": load_start, "loadavg_end": [round(x, 2) for x in os.getloadavg()]}
