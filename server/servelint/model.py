@@ -193,28 +193,25 @@ class Launch:
 
 # What a moved launch shifts only when it is read.
 _LAZY = ("args", "env", "problems", "opaque", "container")
-# A launch moved by this many edits in a row without being read is shifted
-# then: each unread move keeps the one before it alive.
-_MAX_UNREAD_MOVES = 16
 
 
 class MovedLaunch(Launch):
     """A launch of the last parse, moved by an edit above it.
 
-    Its place (``span``, ``entry_span``, ``release_hints``) is set at once; its words, variables
-    and the rest are shifted when first read (``make`` builds the shifted
-    launch).  After a keystroke most launches of a long file move and are
-    never read again: the engine reuses what it found in them.
+    Its place (``span``, ``entry_span``, ``release_hints``) is set at once;
+    its words, variables and the rest are shifted when first read (``make``
+    builds the shifted launch).  After a keystroke most launches of a long
+    file move and are never read again: the engine reuses what it found in
+    them.  ``pending`` is the parser's own note of the moves not applied yet,
+    so that the next move composes with them instead of wrapping them (which
+    would keep every earlier version alive and replay them one by one).
     """
 
-    __slots__ = ("_make", "_depth")
+    __slots__ = ("_make", "pending")
 
     @classmethod
     def of(cls, origin: Launch, span: Span, entry_span: Span, release_hints: list, moved_from: tuple,
-           make) -> "MovedLaunch":
-        if isinstance(origin, MovedLaunch) and getattr(origin, "_make", None) is not None:
-            if origin._depth >= _MAX_UNREAD_MOVES:
-                origin._materialize()
+           make, pending: Any = None) -> "MovedLaunch":
         self = cls.__new__(cls)
         self._make = None
         for name in ("form", "entry", "image", "layout"):
@@ -223,13 +220,18 @@ class MovedLaunch(Launch):
         _SLOT["entry_span"].__set__(self, entry_span)
         _SLOT["release_hints"].__set__(self, release_hints)  # the release is chosen for every launch
         _SLOT["moved_from"].__set__(self, moved_from)
-        lazy = isinstance(origin, MovedLaunch) and getattr(origin, "_make", None) is not None
-        self._depth = origin._depth + 1 if lazy else 1
+        self.pending = pending
         self._make = make
         return self
 
+    @property
+    def unread(self) -> bool:
+        """Whether its moves are still pending (nothing has read it)."""
+        return getattr(self, "_make", None) is not None
+
     def _materialize(self) -> None:
         make, self._make = self._make, None
+        self.pending = None
         full = make()
         for name in _LAZY:
             _SLOT[name].__set__(self, _SLOT[name].__get__(full))

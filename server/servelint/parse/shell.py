@@ -233,8 +233,8 @@ def reparse(path: str, text: str, prev: ShellIncremental) -> ParsedDocument | No
     # it is after the edit, even inside the re-read region.
     if any(l.span.end > rs for l in kept_before):
         return None  # a launch spanning into the region: read everything again
-    shared: dict = {}
-    moved = [_moved(l, delta, start, shared) for l in prev.launches if l.span.start >= re_old]
+    steps: dict = {}
+    moved = [_moved(l, delta, start, steps) for l in prev.launches if l.span.start >= re_old]
     region_launches = sorted(walker.launches, key=lambda l: (l.span.start, l.span.end))
     launches = kept_before + region_launches + moved
     with_refs = {id(l) for l in kept_before if id(l) in prev.with_refs}
@@ -247,15 +247,100 @@ def reparse(path: str, text: str, prev: ShellIncremental) -> ParsedDocument | No
     return doc
 
 
-def _moved(launch: Launch, delta: int, at: int, shared: dict) -> Launch:
-    """``launch`` moved by an edit above it, its words shifted only when read."""
+def _moved(launch: Launch, delta: int, at: int, steps: dict) -> Launch:
+    """``launch`` moved by an edit above it, its words shifted only when read.
+
+    A launch still unread since earlier moves composes them: it keeps the
+    launch it was last read as and the list of moves since (``_Step``, shared
+    by every launch moved by the same edits), never the versions between."""
     # The last lint has used this link; keeping it would chain every
     # version of the launch since the file was opened.
     launch.moved_from = None
+    pending = launch.pending if isinstance(launch, MovedLaunch) and launch.unread else None
+    if pending is not None and pending[1].depth >= _replay_limit(pending[0]):
+        launch._materialize()
+        pending = None
+    root, before = pending if pending is not None else (launch, None)
+    step = steps.get(id(before))
+    if step is None:
+        step = steps[id(before)] = _Step(before, delta, at)
     hints = [h if h.span.end < at else replace(h, span=_shift_span(h.span, delta, at)) for h in launch.release_hints]
     return MovedLaunch.of(
         launch, _shift_span(launch.span, delta), _shift_span(launch.entry_span, delta), hints, (launch, delta, at),
-        lambda: shift_launch(launch, delta, at, shared),
+        lambda: _replay(root, step), (root, step),
+    )
+
+
+class _Step:
+    """One edit's move (``delta`` characters from ``at`` on), after ``before``."""
+
+    __slots__ = ("before", "delta", "at", "depth", "_moves", "_spans")
+
+    def __init__(self, before: "_Step | None", delta: int, at: int) -> None:
+        self.before, self.delta, self.at = before, delta, at
+        self.depth = 1 if before is None else before.depth + 1
+        self._moves: tuple | None = None
+        self._spans: dict = {}  # span → moved span, shared by the launches replaying these moves
+
+    def moves(self) -> tuple:
+        if self._moves is None:
+            out, s = [], self
+            while s is not None:
+                out.append((s.delta, s.at))
+                s = s.before
+            self._moves = tuple(reversed(out))
+        return self._moves
+
+    def span(self, span: Span) -> Span:
+        got = self._spans.get(span)
+        if got is None:
+            a, b = span.start, span.end
+            for delta, at in self.moves():
+                if b < at:
+                    continue
+                if a >= at:
+                    a += delta
+                b += delta
+            got = self._spans[span] = span if (a, b) == (span.start, span.end) else Span(a, b)
+        return got
+
+
+def _replay_limit(root: Launch) -> int:
+    # Replaying n moves costs n steps per place; past this many a launch is
+    # shifted once.  Spread per launch, so that not every launch of a file
+    # (all moved by the same edits) is shifted on the same keystroke.
+    return 32 + (id(root) >> 4) % 32
+
+
+def _replay(launch: Launch, step: _Step) -> Launch:
+    """``launch`` with the moves up to ``step`` applied."""
+    moved: dict[int, Word] = {}
+
+    def mv(w: Word) -> Word:
+        if w.path is not None:
+            return w
+        got = moved.get(id(w))
+        if got is None:
+            to = step.span(w.span)
+            got = moved[id(w)] = w if to is w.span else _shift_word(w, to.start - w.span.start)
+        return got
+
+    def mv_var(v: EnvVar) -> EnvVar:
+        if v.span is None:
+            return v
+        to = step.span(v.span)
+        return v if to is v.span else EnvVar(v.name, v.value, to, v.exact)
+
+    return replace(
+        launch,
+        entry_span=step.span(launch.entry_span),
+        args=[mv(w) for w in launch.args],
+        span=step.span(launch.span),
+        env={k: mv_var(v) for k, v in launch.env.items()},
+        release_hints=[replace(h, span=step.span(h.span)) for h in launch.release_hints],
+        problems=[replace(p, span=step.span(p.span)) for p in launch.problems],
+        opaque=[mv(w) for w in launch.opaque],
+        moved_from=None,
     )
 
 
@@ -282,48 +367,13 @@ def _shift_word(w: Word, delta: int) -> Word:
     )
 
 
-def shift_launch(launch: Launch, delta: int, at: int = 0, shared: dict | None = None) -> Launch:
+def shift_launch(launch: Launch, delta: int, at: int = 0) -> Launch:
     """The same launch ``delta`` characters later in the document, the text
     from ``at`` on having moved.  What the launch refers to before ``at`` (an
-    ``export`` above the edit, a release comment at the top) stays put.
-
-    The result records where it came from (``moved_from``), so the engine can
-    reuse what it knew about the launch without comparing its words.
-    ``shared`` maps variables already moved (by id) for launches moved in
-    the same edit: every launch after an ``export`` holds that variable."""
+    ``export`` above the edit, a release comment at the top) stays put."""
     if not delta:
         return launch
-    moved: dict[int, Word] = {}
-    env_moved = {} if shared is None else shared
-
-    def mv_var(v: EnvVar) -> EnvVar:
-        if v.span is None or v.span.end < at:
-            return v
-        got = env_moved.get(id(v))
-        if got is None:
-            got = env_moved[id(v)] = EnvVar(v.name, v.value, _shift_span(v.span, delta, at), v.exact)
-        return got
-
-    def mv(w: Word) -> Word:
-        if w.span.end <= at and w.path is None:
-            return w  # written above the edit (an `ARGS+=(...)` the launch expands)
-        got = moved.get(id(w))
-        if got is None:
-            got = moved[id(w)] = _shift_word(w, delta)
-        return got
-
-    return replace(
-        launch,
-        entry_span=_shift_span(launch.entry_span, delta),
-        args=[mv(w) for w in launch.args],
-        span=_shift_span(launch.span, delta),
-        env={k: mv_var(v) for k, v in launch.env.items()},
-        release_hints=[h if h.span.end < at else replace(h, span=_shift_span(h.span, delta, at))
-                       for h in launch.release_hints],
-        problems=[replace(p, span=_shift_span(p.span, delta)) for p in launch.problems],
-        opaque=[mv(w) for w in launch.opaque],
-        moved_from=(launch, delta, at),
-    )
+    return _replay(launch, _Step(None, delta, at))
 
 
 def parse_shell(

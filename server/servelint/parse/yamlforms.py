@@ -251,12 +251,17 @@ def _launch(l: Launch, d: int) -> Launch:
 
 
 def _moved(origin: Launch, d: int) -> Launch:
-    """``origin`` moved with its whole document, shifted only when read."""
+    """``origin`` moved with its whole document, shifted only when read.
+
+    Moves of a launch nobody has read since add up: it keeps the launch it
+    was last read as and the total distance, not the versions between."""
     origin.moved_from = None  # used by the last lint; see parse.shell._moved
+    pending = origin.pending if isinstance(origin, MovedLaunch) and origin.unread else None
+    root, total = (pending[0], pending[1] + d) if pending is not None else (origin, d)
     return MovedLaunch.of(
         origin, _span(origin.span, d), _span(origin.entry_span, d),
         [replace(h, span=_span(h.span, d)) for h in origin.release_hints], (origin, d, 0),
-        lambda: _launch(origin, d),
+        lambda: _launch(root, total), (root, total),
     )
 
 
