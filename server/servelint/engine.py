@@ -693,7 +693,7 @@ def _signature(rule: Rule, inv: "argv.Invocation", base: int, release: ReleaseCh
         var = inv.env.get(name)
         parts.append((name, None if var is None else (var.value, var.exact)))
     if "*" in reads:
-        parts.append(tuple((w.text, w.span.start - base) for w in inv.extra))
+        parts.append(tuple((w.text, w.span.start - base, w.span.end - base) for w in inv.extra))
     if "config" in reads:
         # The same `--config FILE` words read differently once the file
         # appears, disappears or changes (an editor opens it unsaved).
