@@ -230,11 +230,13 @@ class MovedLaunch(Launch):
         return getattr(self, "_make", None) is not None
 
     def _materialize(self) -> None:
-        make, self._make = self._make, None
-        self.pending = None
-        full = make()
+        # ``_make`` goes only once every field is set: if building fails,
+        # the next read tries again instead of finding the fields unset.
+        full = self._make()
         for name in _LAZY:
             _SLOT[name].__set__(self, _SLOT[name].__get__(full))
+        self._make = None
+        self.pending = None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Launch):

@@ -176,14 +176,10 @@ def test_a_line_starting_with_a_backslash_is_a_new_command():
 REGRESSIONS = sorted((Path(__file__).parent / "regressions").glob("*.txt"))
 
 # Saved inputs whose check still fails, with why.  The engine and shell
-# re-parse fixes of this session closed the first run's findings; the second
-# run's LSP edit sequences found one more.
+# re-parse fixes of this session closed the long runs' other findings.
 OPEN: dict[str, str] = {
     "shell-incremental-wrong-bd65f32dc086": "open, server/servelint/parse/shell.py: the full parse joins a line "
     "starting with a backslash to the launch above (third long run, at 5b3a9b2)",
-    "engine-incremental-wrong-488f79765c29": "open, server/servelint/engine.py: the incremental engine's SL106 on "
-    "'ignore[unknown-flag]' ends one character short of the word (52-72; a fresh lint: 52-73) (found by "
-    "test_fuzz_lsp in the long run: v43 then v46 of seed 20261130, VS Code, document 424)",
 }
 
 
