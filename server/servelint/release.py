@@ -29,6 +29,7 @@ class ReleaseChoice:
     asked: str | None = None  # the release the user named, when it is not bundled as such
 
 
+@lru_cache(maxsize=1)
 def bundled() -> tuple[str, ...]:
     from . import knowledge
 
@@ -64,11 +65,17 @@ _KIND_TEXT = {
 
 
 def _from_hint(hint: ReleaseHint, where: str) -> ReleaseChoice:
-    version, note = match_bundled(hint.version)
+    version, note = _match(hint.version)
     reason = f"{_KIND_TEXT.get(hint.kind, hint.kind)} `{hint.text.strip()}` {where}"
     if note:
         reason += f" ({note})"
     return ReleaseChoice(version, reason, hint.span, hint.version if note else None)
+
+
+@lru_cache(maxsize=256)
+def _match(version: str) -> tuple[str, str | None]:
+    # Once per launch per keystroke: the same few hints over and over.
+    return match_bundled(version)
 
 
 @lru_cache(maxsize=1)

@@ -179,17 +179,23 @@ def edit_range(old: str, new: str) -> tuple[int, int, int]:
     differ: ``new`` is ``old`` with ``old[start:old_end]`` replaced by
     ``new[start:new_end]``.  An editor's keystroke is one such region."""
     n = min(len(old), len(new))
-    p = 0
-    # Compare in blocks first: the common prefix is most of a long document.
-    step = 4096
-    while p + step <= n and old[p : p + step] == new[p : p + step]:
-        p += step
-    while p < n and old[p] == new[p]:
-        p += 1
-    s = 0
-    limit = n - p
-    while s + step <= limit and old[len(old) - s - step : len(old) - s] == new[len(new) - s - step : len(new) - s]:
-        s += step
-    while s < limit and old[len(old) - 1 - s] == new[len(new) - 1 - s]:
-        s += 1
-    return p, len(old) - s, len(new) - s
+    # Galloping then halving block comparisons: a handful of C-level slice
+    # compares instead of a Python loop over the characters (this runs on
+    # every keystroke over the whole document).
+    p = _common(lambda a, b: old[a:b] == new[a:b], n)
+    lo, ln = len(old), len(new)
+    s = _common(lambda a, b: old[lo - b : lo - a] == new[ln - b : ln - a], n - p)
+    return p, lo - s, ln - s
+
+
+def _common(same, limit: int) -> int:
+    """The largest k <= limit with same(0, k), given same(a, b) compares [a, b)."""
+    k, step = 0, 64
+    while k + step <= limit and same(k, k + step):
+        k += step
+        step *= 2
+    while step > 1:
+        step //= 2
+        if k + step <= limit and same(k, k + step):
+            k += step
+    return k
