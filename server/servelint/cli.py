@@ -38,7 +38,8 @@ def walk(paths: list[str]) -> Iterator[str]:
                 for name in sorted(files):
                     full = os.path.join(root, name)
                     # Only regular files: opening a FIFO found in the tree would block forever.
-                    if os.path.isfile(full) and kind_of(full, _head(full)) is not None:
+                    # The head (a shebang) is read only when the name does not decide.
+                    if os.path.isfile(full) and (kind_of(full, "") or kind_of(full, _head(full))) is not None:
                         yield full
         else:
             yield path
@@ -275,12 +276,26 @@ def _lint_path(engine, base, args, path: str) -> tuple:
             found = [too_large(name, f"{size:,} bytes" if size > max_bytes else f"over {max_bytes:,} bytes")]
             return None, found, {name: SourceText("")}  # the writers must not read it either
         text = raw.decode("utf-8", "replace")
-    settings = base if args.no_config else for_file(os.path.abspath(name) if name != "-" else os.getcwd(), base)
+    if args.no_config:
+        settings = base
+    else:
+        # The project config is the nearest one above the file's directory:
+        # looked up once per directory (a stat per name and level each time).
+        where = os.path.dirname(os.path.abspath(name)) if name != "-" else os.getcwd()
+        settings = _settings_by_dir.get(where)
+        if settings is None:
+            settings = _settings_by_dir[where] = for_file(where, base)
     result = engine.lint(name, text, settings=settings)
     srcs = dict(result.sources)
     srcs[name] = result.source
     _started()  # after the first file: the rules, parsers and tables are loaded
-    return None, engine.checked(result), srcs
+    # Fixes are verified (a re-lint each) only when something shows or
+    # applies them: GitHub annotations carry none.
+    shown = args.fix or args.diff or args.format != "github"
+    return None, engine.checked(result) if shown else result.diagnostics, srcs
+
+
+_settings_by_dir: dict = {}
 
 
 # -- check -j N: files linted in worker processes ---------------------------------

@@ -5,6 +5,7 @@ output byte for byte (stdout, stderr, exit status), for every format and for
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 
@@ -149,3 +150,19 @@ def test_a_config_read_by_a_launch_in_another_chunk_is_relinted_with_the_serial_
     assert cli_module.main(["check", "-j", "2", "--no-config", "--format", "json", "."]) == 1
     assert linted_here == ["./big.sh", "./z/late.yaml"]
     assert "for vLLM 0.25.0" in capsys.readouterr().out
+
+
+def test_project_configs_apply_per_directory_with_workers(cli, tmp_path):
+    """The project config is looked up once per directory: each directory
+    still gets its own, with or without workers."""
+    for sub, version in (("old", "0.28.0"), ("new", "0.33.0"), ("plain", None)):
+        d = tmp_path / sub
+        d.mkdir()
+        if version:
+            (d / ".servelint.toml").write_text(f'vllm-version = "{version}"\n')
+        for k in range(8):
+            (d / f"run-{k}.sh").write_text("#!/bin/sh\nvllm serve Qwen/Qwen3-8B --disable-prefix-caching --max-modl-len 1\n")
+    proc = same(cli, tmp_path, "--format", "json", ".")
+    versions = {(d["path"].split("/")[1], d["vllm_version"]) for d in json.loads(proc.stdout)["diagnostics"]}
+    assert ("old", "0.28.0") in versions and ("new", "0.33.0") in versions
+    assert not any(sub == "old" and v != "0.28.0" for sub, v in versions)
