@@ -63,9 +63,9 @@ def tree(tmp_path_factory):
     return root
 
 
-def same(cli, cwd, *args):
+def same(cli, cwd, *args, stdin=None):
     """Run with -j 1, -j 2 and -j 3; every run's (status, stdout, stderr) is the serial one."""
-    runs = {j: cli("check", "-j", str(j), *args, cwd=cwd) for j in (1, 2, 3)}
+    runs = {j: cli("check", "-j", str(j), *args, cwd=cwd, stdin=stdin) for j in (1, 2, 3)}
     serial = runs[1]
     for j, proc in runs.items():
         assert (proc.returncode, proc.stdout, proc.stderr) == (serial.returncode, serial.stdout, serial.stderr), j
@@ -91,6 +91,17 @@ def test_bad_paths_and_exit_codes_are_the_serial_ones(cli, tree):
                            "servelint: gone/: no such file or directory\n")
     assert same(cli, tree, "--no-config", "--fail-on", "never", ".").returncode == 0
     assert same(cli, tree, "--no-config", "--fail-on", "hint", "--disable", "unknown-flag", ".").returncode == 1
+
+
+def test_stdin_with_many_files_is_the_serial_output(cli, tree):
+    """'-' is read and linted first, in this process; a stdin named like a
+    --config file that a launch in the tree names is still linted before it."""
+    launch = (tree / "run.sh").read_text()
+    proc = same(cli, tree, "--no-config", "--format", "json", "--stdin-filename", "x.sh", "-", ".", stdin=launch)
+    found = {(d["path"], d["vllm_version"]) for d in json.loads(proc.stdout)["diagnostics"]}
+    assert (str(tree / "serve.yaml"), "0.28.0") in found  # through the launch read from stdin
+    config = (tree / "serve.yaml").read_text()
+    same(cli, tree, "--no-config", "--stdin-filename", "serve.yaml", "-", ".", stdin=config)
 
 
 def test_diff_and_fix_are_the_serial_ones(cli, tree, tmp_path):
