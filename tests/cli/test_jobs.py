@@ -31,7 +31,7 @@ spec:
 
 
 def make_tree(root) -> None:
-    """~26 files of every form.  Two `--config` files whose findings depend
+    """~55 files of every form (enough for three workers).  Two `--config` files whose findings depend
     on the release of the launch naming them: serve.yaml (named by a shell
     script, which is linted first) and z/late.yaml (named by a Kubernetes
     manifest, a YAML file linted before it but, with workers, in another
@@ -48,7 +48,7 @@ def make_tree(root) -> None:
     (root / "z" / "late.yaml").write_text("max-model-len: 8192\nuse-replayssm: true\n")
     pad = root / "m"
     pad.mkdir()
-    for k in range(5):
+    for k in range(12):
         for name in sorted(os.listdir(EXAMPLES)):
             stem, ext = os.path.splitext(name)
             shutil.copy(os.path.join(EXAMPLES, name), pad / f"{stem}-{k}{ext}")
@@ -171,7 +171,7 @@ def test_project_configs_apply_per_directory_with_workers(cli, tmp_path):
         d.mkdir()
         if version:
             (d / ".servelint.toml").write_text(f'vllm-version = "{version}"\n')
-        for k in range(8):
+        for k in range(12):
             (d / f"run-{k}.sh").write_text("#!/bin/sh\nvllm serve Qwen/Qwen3-8B --disable-prefix-caching --max-modl-len 1\n")
     proc = same(cli, tmp_path, "--format", "json", ".")
     versions = {(d["path"].split("/")[1], d["vllm_version"]) for d in json.loads(proc.stdout)["diagnostics"]}
