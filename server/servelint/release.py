@@ -107,6 +107,20 @@ def _end(h: ReleaseHint) -> int:
     return h.span.end
 
 
+# (hints list, its first directive): choose runs once per launch with the
+# same document's hints, and a manifest has a hint per container.
+_LAST_DIRECTIVE: tuple = (None, None)
+
+
+def _first_directive(hints: list[ReleaseHint]) -> ReleaseHint | None:
+    global _LAST_DIRECTIVE
+    seen, found = _LAST_DIRECTIVE
+    if seen is not hints:
+        found = next((h for h in hints if h.kind == "directive"), None)
+        _LAST_DIRECTIVE = (hints, found)
+    return found
+
+
 def choose(
     doc: ParsedDocument,
     launch: Launch | None,
@@ -122,9 +136,9 @@ def choose(
     def where(h: ReleaseHint) -> str:
         return f"on line {line_of(h.span.start) + 1}" if line_of else "in this file"
 
-    for h in hints:
-        if h.kind == "directive":
-            return _from_hint(h, "in this file")
+    directive = _first_directive(hints)
+    if directive is not None:
+        return _from_hint(directive, "in this file")
     if launch is not None:
         if launch.release_hints:
             return _from_hint(launch.release_hints[0], "of this launch's container")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from itertools import accumulate
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -74,8 +75,13 @@ class SourceText:
     def __init__(self, text: str, encoding: str = "utf-16") -> None:
         self.text = text
         self.encoding = encoding
-        starts = [0]
-        starts.extend(m.end() for m in _LINE_BREAK.finditer(text))
+        if "\r" in text:
+            starts = [0]
+            starts.extend(m.end() for m in _LINE_BREAK.finditer(text))
+        else:
+            # "\n" only (nearly every file): the C-level split is ~5x faster.
+            starts = [0, *accumulate(len(line) for line in text.split("\n"))]
+            starts = [s + i for i, s in enumerate(starts)][:-1] if text else [0]
         self._starts = starts
 
     # -- lines ---------------------------------------------------------------

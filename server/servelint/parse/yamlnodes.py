@@ -175,6 +175,7 @@ class YamlDoc:
 # column-0 ``---`` too, so cutting there never splits a node, and a syntax
 # error then only loses its own document.
 _DOC_START = re.compile(r"^---(?=[ \t\r\n]|$)", re.M)
+_DASHES = re.compile(r"---(?=[ \t\r\n]|\Z)")
 
 # Composed chunks, by text: editing one document of a long multi-document
 # file re-composes only that document.  Nodes are never mutated, so sharing
@@ -240,7 +241,10 @@ def _chunks(text: str) -> list[tuple[int, int]]:
     # such rare streams are composed whole.
     if text.startswith("%") or "\n%" in text:
         return [(0, len(text))]
-    cuts = [m.start() for m in _DOC_START.finditer(text)]
+    # From the literal "---" (a fast substring search), then the line
+    # start checked by hand: a pattern led by ^ is tried at every offset.
+    cuts = [m.start() for m in _DASHES.finditer(text)
+            if m.start() == 0 or text[m.start() - 1] == "\n"]
     if not cuts or cuts[0] != 0:
         cuts.insert(0, 0)
     cuts.append(len(text))
