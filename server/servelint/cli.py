@@ -396,12 +396,14 @@ def _lint_chunk(task: tuple) -> list:
 
 def _lint_in_workers(engine, base, args, files: list[str], jobs: int, take) -> None:
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
     from .text import SourceText
 
     # fork: the workers start with this process's modules and tables loaded,
-    # at no cost.  Only on Linux (macOS' system libraries are not fork-safe),
-    # and this process runs no threads.
+    # at no cost.  Only on Linux (macOS' system libraries are not fork-safe);
+    # the executor forks all its workers before it starts its own thread.
     method = "fork" if sys.platform == "linux" else "spawn"
     ctx = multiprocessing.get_context(method)
     state = engine.config_releases
@@ -413,12 +415,15 @@ def _lint_in_workers(engine, base, args, files: list[str], jobs: int, take) -> N
     phases = [p for p in (rest[:split], rest[split:]) if p]
     if method == "fork":
         gc.freeze()  # the workers' collections need not walk what they inherit
-    with ctx.Pool(jobs, initializer=_init_worker, initargs=(args, base)) as pool:
+    # An executor, not a multiprocessing.Pool: a worker killed (out of memory)
+    # ends the run with an error instead of a wait that never ends.
+    pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(args, base))
+    try:
         for phase in phases:
             size = max(2, min(32, len(phase) // (jobs * 12) or 1))
             known = dict(state)
             tasks = [(phase[i:i + size], known) for i in range(0, len(phase), size)]
-            for chunk in pool.imap(_lint_chunk, tasks):
+            for chunk in pool.map(_lint_chunk, tasks):
                 for path, error, found, texts, reads, writes, wild in chunk:
                     if wild or any(state.get(k) != v for k, v in reads):
                         take(*_lint_path(engine, base, args, path))  # with the serial state
@@ -426,8 +431,12 @@ def _lint_in_workers(engine, base, args, files: list[str], jobs: int, take) -> N
                     for k, v in writes:
                         state[k] = v
                     take(error, found, {p: SourceText(t) for p, t in texts.items()})
-        pool.close()
-        pool.join()
+    except BrokenProcessPool as exc:
+        print(f"servelint: a worker process ended abruptly ({exc}); try again with -j 1", file=sys.stderr)
+        raise SystemExit(2) from None
+    finally:
+        # Ctrl-C or an error: drop the chunks not started rather than wait for them.
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def list_rules(fmt: str) -> int:
