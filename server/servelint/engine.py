@@ -23,8 +23,8 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable
 
 from . import argv, knowledge
-from .diagnostics import Diagnostic, Related, Severity
-from .model import Entry, Form, Launch, ParsedDocument, ParseProblem, Word
+from .diagnostics import Diagnostic, Severity
+from .model import Entry, Launch, ParsedDocument, ParseProblem, Word
 from .parse import parse_document
 from .parse.entry import config_refs
 from .release import ReleaseChoice, choose

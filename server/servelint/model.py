@@ -15,7 +15,7 @@ All spans are offsets into the document text (see ``servelint.text``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any, Sequence
 
@@ -247,7 +247,7 @@ class MovedLaunch(Launch):
 
 
 _SLOT = {name: Launch.__dict__[name] for name in Launch.__slots__}
-_COMPARED = [f.name for f in __import__("dataclasses").fields(Launch) if f.compare]
+_COMPARED = [f.name for f in fields(Launch) if f.compare]
 
 
 def _lazy(name: str) -> property:

@@ -367,15 +367,6 @@ def _shift_word(w: Word, delta: int) -> Word:
     )
 
 
-def shift_launch(launch: Launch, delta: int, at: int = 0) -> Launch:
-    """The same launch ``delta`` characters later in the document, the text
-    from ``at`` on having moved.  What the launch refers to before ``at`` (an
-    ``export`` above the edit, a release comment at the top) stays put."""
-    if not delta:
-        return launch
-    return _replay(launch, _Step(None, delta, at))
-
-
 def parse_shell(
     text: str,
     *,

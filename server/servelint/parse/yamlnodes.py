@@ -173,8 +173,8 @@ class YamlDoc:
 
 # A document starts at a ``---`` line.  libyaml ends every scalar at a
 # column-0 ``---`` too, so cutting there never splits a node, and a syntax
-# error then only loses its own document.
-_DOC_START = re.compile(r"^---(?=[ \t\r\n]|$)", re.M)
+# error then only loses its own document.  Matched from the literal, the
+# line start checked by hand (see _chunks).
 _DASHES = re.compile(r"---(?=[ \t\r\n]|\Z)")
 
 # Composed chunks, by text: editing one document of a long multi-document
