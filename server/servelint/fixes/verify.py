@@ -24,6 +24,11 @@ log = logging.getLogger(__name__)
 # duplicated flags would cost thousands of lints: past this many, such fixes
 # (which the fix property tests cover) are offered as they are.
 RULE_FIX_BUDGET = 64
+# ... and at most this many characters re-linted for them in all: a 100 KB
+# launch line with thousands of duplicated flags would otherwise spend
+# seconds (64 re-lints of the whole line, each re-checking its thousands
+# of findings) before its report.
+RULE_FIX_CHARS = 200_000
 
 # Codes that count as breakage whatever their severity: the file no longer
 # parses, or servelint failed on it.
@@ -142,7 +147,8 @@ def keep_verified(engine, fixes: list[Fix], d: Diagnostic, main: str,
     ``d`` and break nothing; the others are dropped, with a log line.
 
     A diagnostic with a ``record`` has its fixes checked always; other
-    fixes within ``RULE_FIX_BUDGET`` re-lints per document version."""
+    fixes within ``RULE_FIX_BUDGET`` re-lints per document version (fewer
+    for a long document: ``RULE_FIX_CHARS``)."""
     if not fixes or getattr(engine, "verifying", False):
         return fixes
     doc = text_of(main)
@@ -155,7 +161,7 @@ def keep_verified(engine, fixes: list[Fix], d: Diagnostic, main: str,
     kept = []
     for fx in fixes:
         if d.record is None:
-            if verifier.spent >= RULE_FIX_BUDGET:
+            if verifier.spent >= min(RULE_FIX_BUDGET, RULE_FIX_CHARS // max(1, len(doc))):
                 kept.append(fx)
                 continue
             verifier.spent += 1
