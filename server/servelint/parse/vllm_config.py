@@ -139,8 +139,14 @@ def config_launch(src: yn.Src, root: MappingNode, form: Form = Form.VLLM_CONFIG)
             entries[repr(key)] = (k, v)
     args: list[Word] = []
     found: list[ParseProblem] = []
+    # One budget for the whole mapping: an alias bomb spread over many keys
+    # must not cost a full budget per key.
+    budget = yn.Budget(20_000)
     for key, (knode, vnode) in entries.items():
-        _entry_words(src, key, knode, vnode, args, found)
+        _entry_words(src, key, knode, vnode, args, found, budget)
+    cut = budget.problem(src.span(root))
+    if cut is not None:
+        found.append(cut)
     span = src.span(root)
     first_line_end = src.text.find("\n", src.start(root))
     entry_span = span
@@ -163,9 +169,10 @@ def config_launch(src: yn.Src, root: MappingNode, form: Form = Form.VLLM_CONFIG)
 
 
 def _entry_words(
-    src: yn.Src, key: Any, knode: Node, vnode: Node, args: list[Word], found: list[ParseProblem]
+    src: yn.Src, key: Any, knode: Node, vnode: Node, args: list[Word], found: list[ParseProblem],
+    budget: "yn.Budget | None" = None,
 ) -> None:
-    value = yn.to_value(src, vnode)
+    value = yn.to_value(src, vnode, budget)
     py = value.value
     if isinstance(py, bool):
         if py:
