@@ -138,6 +138,7 @@ class Engine:
         self.config_releases: dict[str, ReleaseChoice] = {}
         self.rule_evaluations = 0
         self.launch_evaluations = 0
+        self._rule_lists: dict[tuple, list[Rule]] = {}
 
     # -- records -------------------------------------------------------------
 
@@ -200,10 +201,14 @@ class Engine:
         refs: dict[int, Word] = {}
         for launch, word in parsed.config_refs:
             refs.setdefault(id(launch), word)
+        # Launches of this lint by key: a file that repeats a launch word for
+        # word (a generated matrix, a loop unrolled) checks it once.
+        twins: dict[tuple, LaunchResult] = {}
         for i, launch in enumerate(parsed.launches):
             old = old_launches[i] if i < len(old_launches) else None
             try:
-                res = self._lint_launch(path, source, parsed, launch, old, settings, sources, by_key, edit, refs)
+                res = self._lint_launch(path, source, parsed, launch, old, settings, sources, by_key, edit, refs,
+                                        twins)
             except Exception as exc:  # one launch servelint cannot read must not hide the others
                 _log_failure(exc, "reading a launch failed on %s", path)
                 diagnostics.append(Diagnostic(
@@ -322,7 +327,8 @@ class Engine:
         return ref, cfg, digest, target
 
     def _lint_launch(self, path, source, parsed, launch, old, settings, sources, by_key=None,
-                     edit: "_Edit | None" = None, refs: dict | None = None) -> LaunchResult:
+                     edit: "_Edit | None" = None, refs: dict | None = None,
+                     twins: dict | None = None) -> LaunchResult:
         inherited = None
         if launch.entry is Entry.CONFIG_FILE:
             inherited = self.config_releases.get(os.path.normpath(os.path.abspath(path)))
@@ -357,6 +363,11 @@ class Engine:
                                             prev._reread)
                     return LaunchResult(launch, release, None, reused, prev.by_rule, prev.key, base, read)
         key = self._launch_key(source, launch) + context
+        twin = twins.get(key) if twins is not None else None
+        if twin is not None:
+            same = _within(twin.diagnostics, path, twin.launch.span, launch.span)
+            if same is not None:
+                return LaunchResult(launch, release, None, same, twin.by_rule, key, base, read)
         if by_key and key in by_key:
             old = by_key[key]
         if old is not None and old.key == key:
@@ -382,9 +393,7 @@ class Engine:
                       text_of=lambda p: sources[p].text if p in sources else None)
         by_rule: dict[str, tuple[tuple, list[Diagnostic], Span]] = {}
         old_rules = old.by_rule if old is not None else {}
-        for rule in invocation_rules():
-            if not rule.applies_to(release.version) or not settings.enabled(rule.name, rule.code):
-                continue
+        for rule in self._rules_for(release.version, settings):
             diags = None
             if self.incremental:
                 sig = _signature(rule, inv, base, release, settings)
@@ -397,7 +406,19 @@ class Engine:
             if self.incremental:
                 by_rule[rule.name] = (sig, diags, launch.span)
             diagnostics.extend(diags)
-        return LaunchResult(launch, release, inv, diagnostics, by_rule, key, base)
+        result = LaunchResult(launch, release, inv, diagnostics, by_rule, key, base)
+        if twins is not None:
+            twins.setdefault(key, result)
+        return result
+
+    def _rules_for(self, version: str, settings: Settings) -> list[Rule]:
+        """The rules that run on a launch of ``version`` under ``settings``."""
+        key = (version, settings)
+        got = self._rule_lists.get(key)
+        if got is None:
+            got = self._rule_lists[key] = [
+                r for r in invocation_rules() if r.applies_to(version) and settings.enabled(r.name, r.code)]
+        return got
 
     @staticmethod
     def _read(launch: Launch, kn, cfg_launch, config_state: str, config_path) -> "argv.Invocation":
