@@ -70,7 +70,7 @@ class SourceText:
     ``"utf-8"`` or ``"utf-32"``.
     """
 
-    __slots__ = ("text", "encoding", "_starts")
+    __slots__ = ("text", "encoding", "_starts", "_ascii")
 
     def __init__(self, text: str, encoding: str = "utf-16") -> None:
         self.text = text
@@ -83,6 +83,7 @@ class SourceText:
             starts = [0, *accumulate(len(line) for line in text.split("\n"))]
             starts = [s + i for i, s in enumerate(starts)][:-1] if text else [0]
         self._starts = starts
+        self._ascii: bool | None = None  # whether the whole text is ASCII (found on first use)
 
     # -- lines ---------------------------------------------------------------
 
@@ -118,10 +119,20 @@ class SourceText:
         """(line, character) of ``offset`` in the client's encoding."""
         offset = max(0, min(offset, len(self.text)))
         line = self.line_of(offset)
-        prefix = self.text[self._starts[line] : offset]
-        if prefix.isascii() or self.encoding == "utf-32":
+        start = self._starts[line]
+        if self.encoding == "utf-32" or self._all_ascii():
+            # No slice: thousands of findings on one 100 KB line would copy
+            # the line for each.
+            return line, offset - start
+        prefix = self.text[start:offset]
+        if prefix.isascii():
             return line, len(prefix)
         return line, _codec(self.encoding).client_num_units(prefix)
+
+    def _all_ascii(self) -> bool:
+        if self._ascii is None:
+            self._ascii = self.text.isascii()
+        return self._ascii
 
     def offset_at(self, line: int, character: int) -> int:
         """Document offset of an LSP position (clamped to the document)."""
@@ -130,6 +141,8 @@ class SourceText:
         if line >= len(self._starts):
             return len(self.text)
         start = self._starts[line]
+        if self._all_ascii():
+            return start + max(0, min(character, self.line_end(line) - start))
         content = self.text[start : self.line_end(line)]
         if content.isascii() or self.encoding == "utf-32":
             return start + max(0, min(character, len(content)))
