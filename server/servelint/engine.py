@@ -393,10 +393,13 @@ class Engine:
                       text_of=lambda p: sources[p].text if p in sources else None)
         by_rule: dict[str, tuple[tuple, list[Diagnostic], Span]] = {}
         old_rules = old.by_rule if old is not None else {}
+        inputs = None
         for rule in self._rules_for(release.version, settings):
             diags = None
             if self.incremental:
-                sig = _signature(rule, inv, base, release, settings)
+                if inputs is None:
+                    inputs = _Inputs(inv, base)
+                sig = _signature(rule, inputs, release, settings)
                 prev = old_rules.get(rule.name)
                 if prev is not None and prev[0] == sig:
                     diags = _within(prev[1], path, prev[2], launch.span)
@@ -688,25 +691,47 @@ class _Stale(Exception):
     pass
 
 
-def _signature(rule: Rule, inv: "argv.Invocation", base: int, release: ReleaseChoice, settings: Settings) -> tuple:
+class _Inputs:
+    """What a launch gives its rules, each flag described once relative to
+    the launch's start: a rule's signature picks the flags it reads (a
+    launch with thousands of flags is not scanned once per rule)."""
+
+    def __init__(self, inv: "argv.Invocation", base: int) -> None:
+        self.inv, self.base = inv, base
+        self.all: list[tuple] = []
+        self.by_dest: dict[str, list[tuple]] = {}
+        self.unknown: list[tuple] = []  # flags no option of the release knows
+        for f in inv.flags:
+            row = (
+                f.string, f.written, f.spelling, f.source, f.dotted_key,
+                f.name_span.start - base, f.name_span.end - base,
+                tuple((w.text, w.span.start - base, w.span.end - base, w.exact) for w in f.values),
+            )
+            self.all.append((len(self.all), row))
+            self.by_dest.setdefault(f.dest, []).append((len(self.all) - 1, row))
+            if f.option is None:
+                self.unknown.append((len(self.all) - 1, row))
+        launch = inv.launch
+        # Words the launch could not resolve ("$@") silence rules that would
+        # otherwise report a missing flag, and the entry (`vllm serve`) is
+        # where launch-wide findings are anchored: every rule depends on them.
+        self.common = (tuple(w.text for w in launch.opaque),
+                       launch.entry_span.start - base, launch.entry_span.end - base)
+
+
+def _signature(rule: Rule, inputs: _Inputs, release: ReleaseChoice, settings: Settings) -> tuple:
     """The inputs a rule declared, relative to the launch's start."""
     reads = rule.reads
+    inv, base = inputs.inv, inputs.base
     if "*" in reads:
-        flags = inv.flags
+        rows = inputs.all
     else:
-        flags = [f for f in inv.flags if f.dest in reads or (f.option is None and "?" in reads)]
-    # Words the launch could not resolve ("$@") silence rules that would
-    # otherwise report a missing flag: every rule depends on them.
-    launch = inv.launch
-    # The entry (`vllm serve`) is where launch-wide findings are anchored.
-    parts: list = [release.version, settings.target, tuple(w.text for w in launch.opaque),
-                   launch.entry_span.start - base, launch.entry_span.end - base]
-    for f in flags:
-        parts.append((
-            f.string, f.written, f.spelling, f.source, f.dotted_key,
-            f.name_span.start - base, f.name_span.end - base,
-            tuple((w.text, w.span.start - base, w.span.end - base, w.exact) for w in f.values),
-        ))
+        picked = [r for dest in reads for r in inputs.by_dest.get(dest, ())]
+        if "?" in reads:
+            picked.extend(inputs.unknown)
+        rows = sorted(set(picked), key=lambda r: r[0])  # in the order written, each once
+    parts: list = [release.version, settings.target, inputs.common]
+    parts.extend(row for _, row in rows)
     if "model" in reads or "*" in reads:
         m = inv.model
         parts.append(("model", inv.model_source, None if m is None else (m.text, m.span.start - base, m.exact)))

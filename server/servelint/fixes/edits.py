@@ -215,6 +215,11 @@ def remove_spans(text: str, spans: Iterable[Span], path: str) -> list[Edit]:
     last two lines of a continued command also drops the continuation before
     them), then expressed on the original text.
     """
+    spans = set(spans)
+    if len(spans) == 1:
+        # The common case (one flag): no copy of the text to decide on.
+        cut = _removal(text, next(iter(spans)))
+        return [Edit(path, cut, "")] if cut else []
     deleted: list[tuple[int, int]] = []  # in original offsets, sorted, disjoint
 
     def original(offset: int) -> int:
@@ -228,7 +233,7 @@ def remove_spans(text: str, spans: Iterable[Span], path: str) -> list[Edit]:
     current = text
     # From the last span back: a removal never reaches before its span's
     # line-mates or list neighbours, so earlier spans keep their offsets.
-    for span in sorted(set(spans), key=lambda s: s.start, reverse=True):
+    for span in sorted(spans, key=lambda s: s.start, reverse=True):
         cut = _removal(current, span)
         if not cut:
             continue
