@@ -187,7 +187,10 @@ def reparse(path: str, text: str, prev: ShellIncremental) -> ParsedDocument | No
         rs = prev.text.rfind("\n", 0, rs) + 1
         nl = prev.text.find("\n", re_old)
         re_old = len(prev.text) if nl < 0 else nl
-        if first > 0 and tops[first - 1].end > rs:
+        if first > 0 and (tops[first - 1].end > rs or "\\" in prev.text[tops[first - 1].end : rs]):
+            # A statement ending on these lines, or one whose trailing `\`
+            # continues it onto them (a word typed on the line after
+            # `--dtype bf16 \` belongs to that launch).
             first -= 1
             rs = min(rs, tops[first].start)
         elif last + 1 < len(tops) and tops[last + 1].start < re_old:
