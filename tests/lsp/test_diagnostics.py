@@ -152,8 +152,10 @@ async def test_rapid_edits_end_with_the_final_diagnostics(session):
 async def test_diagnostics_for_a_superseded_version_are_never_published(session):
     """A lint that finishes after the document moved on is dropped."""
     await session.initialize()
+    # Distinct launches (a repeated one is checked once), enough that the
+    # lint of v2 takes far longer than v3 takes to arrive.
     big = "#!/bin/sh\n" + "".join(
-        f"vllm serve facebook/opt-125m --port {8000 + i} --max-modl-len {i}\n" for i in range(60)
+        f"vllm serve facebook/opt-125m --port {8000 + i} --max-modl-len {i}\n" for i in range(1200)
     )
     uri = session.open("big.sh", big)
     await session.diagnostics(uri)
