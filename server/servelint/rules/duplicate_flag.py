@@ -13,6 +13,12 @@ def _value_key(flag) -> tuple:
     return tuple(w.text for w in flag.values)
 
 
+# A launch repeating one option thousands of times (generated, or a paste
+# gone wrong) gets this many findings for it, the last saying how many more:
+# one finding per repeat would bury the others and cost seconds to check.
+MAX_REPEATS_SHOWN = 20
+
+
 class DuplicateFlag(Rule):
     """An option given twice: vLLM keeps the last one.
 
@@ -29,6 +35,9 @@ class DuplicateFlag(Rule):
     A value from a `--config` file overridden on the command line is the
     documented precedence and is not reported.
 
+    Past 20 repeats of one option, the 20th finding says how many more
+    there are and the rest are not reported.
+
     ## Fix
     Remove the earlier occurrence (safe: the later one already wins).
     """
@@ -41,6 +50,7 @@ class DuplicateFlag(Rule):
     def check(self, ctx: Context):
         inv = ctx.invocation
         seen: dict[str, object] = {}
+        repeats: list[tuple[object, object]] = []
         for flag in inv.flags:
             if flag.option is None or flag.dotted_key is not None or flag.option.dest == "config":
                 continue
@@ -51,8 +61,21 @@ class DuplicateFlag(Rule):
             seen[dest] = flag
             if first is None or first.source != flag.source:
                 continue
+            repeats.append((first, flag))
+        per_dest: dict[str, int] = {}
+        for _, flag in repeats:
+            per_dest[flag.option.dest] = per_dest.get(flag.option.dest, 0) + 1
+        shown: dict[str, int] = {}
+        for first, flag in repeats:
+            dest = flag.option.dest
+            shown[dest] = n = shown.get(dest, 0) + 1
+            if n > MAX_REPEATS_SHOWN:
+                continue
+            more = per_dest[dest] - n if n == MAX_REPEATS_SHOWN else 0
             same = _value_key(first) == _value_key(flag)
             what = "again with the same value" if same else "again; vLLM keeps this last value"
+            if more:
+                what += f"; {more:,} later repeats of it are not reported"
             earlier = first.written + ("" if not first.values else " " + " ".join(w.text for w in first.values))
             path = first.word.path if first.word is not None and first.word.path else ctx.path
             yield Finding(
