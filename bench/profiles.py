@@ -130,7 +130,7 @@ def check_repository(n_files: int) -> dict:
     sink = io.StringIO()
     prof.start()
     with contextlib.redirect_stdout(sink):
-        cli_main(["check", "--format", "json", "--fail-on", "never", root])
+        cli_main(["check", "-j", "1", "--format", "json", "--fail-on", "never", root])  # in-process: no workers
     prof.stop()
     with open(os.path.join(OUT, "profile-check-repository.txt"), "w") as fh:
         fh.write(prof.output_text(unicode=False, color=False))

@@ -118,6 +118,11 @@ class _Verifier:
         self.read_file = engine.read_file
         self.engine = Engine(engine.settings, read_file=self._read, records=engine.records)
         self.engine.verifying = True
+        # A --config file is checked under the release of the launch naming
+        # it: what the engine it serves learned (and a check -j worker's
+        # engine learned from the phase before), not what this one happened
+        # to lint.
+        self.engine.config_releases = engine.config_releases
         self._baseline: tuple | None = None
         self.spent = 0  # re-lints of rule fixes for the current baseline
 
