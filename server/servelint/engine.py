@@ -354,7 +354,7 @@ class Engine:
             # file and the settings are the same too; no need to compare words.
             prev = by_key.of_launch(launch)
             if prev is None and launch.moved_from is not None:
-                prev = by_key.of_launch(launch.moved_from[0])
+                prev = by_key.of_launch(launch.moved_from)
             if prev is not None and prev.key[-4:] == context:
                 reused = _relocated(prev, path, launch, edit)
                 if reused is not None:

@@ -180,9 +180,9 @@ class Launch:
     layout: str = "single-line"
     # For YAML-hosted argv: the YAML sequence node the words came from.
     container: Any = None
-    # Set by an incremental re-parse: (the previous parse's launch, how far
-    # it moved, the offset from which text moved).  Same words, same meaning.
-    # Only the next lint looks at it; not part of what the launch is.
+    # Set by an incremental re-parse: the previous parse's launch this one
+    # is, moved by an edit above it (same words, same meaning).  Only the
+    # next lint looks at it; not part of what the launch is.
     moved_from: Any = field(default=None, compare=False, repr=False)
 
     @property
@@ -210,7 +210,7 @@ class MovedLaunch(Launch):
     __slots__ = ("_make", "pending")
 
     @classmethod
-    def of(cls, origin: Launch, span: Span, entry_span: Span, release_hints: list, moved_from: tuple,
+    def of(cls, origin: Launch, span: Span, entry_span: Span, release_hints: list,
            make, pending: Any = None) -> "MovedLaunch":
         self = cls.__new__(cls)
         self._make = None
@@ -219,7 +219,7 @@ class MovedLaunch(Launch):
         _SLOT["span"].__set__(self, span)
         _SLOT["entry_span"].__set__(self, entry_span)
         _SLOT["release_hints"].__set__(self, release_hints)  # the release is chosen for every launch
-        _SLOT["moved_from"].__set__(self, moved_from)
+        _SLOT["moved_from"].__set__(self, origin)
         self.pending = pending
         self._make = make
         return self

@@ -15,7 +15,7 @@ linted file::
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from .diagnostics import Severity

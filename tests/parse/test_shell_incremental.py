@@ -92,7 +92,7 @@ def test_launches_below_an_edit_are_moved_without_reading_their_words():
         # since, never the versions in between.
         assert all(not l.unread or not isinstance(l.pending[0], MovedLaunch) or not l.pending[0].unread
                    for l in moved)
-        assert all(l.moved_from is None or l.moved_from[0].moved_from is None for l in moved)
+        assert all(l.moved_from is None or l.moved_from.moved_from is None for l in moved)
     # Read now, they are where a full parse puts them.
     assert dump_document(doc, text) == dump_document(parse_document("run.sh", text), text)
     assert doc.launches[7].args[0].span.start == text.index("m7 ")

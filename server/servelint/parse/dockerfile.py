@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..model import Entry, EnvVar, Form, Launch, ParsedDocument, ParseProblem, Word
+from ..model import EnvVar, Form, Launch, ParsedDocument, ParseProblem, Word
 from ..text import Span
 from . import problems
 from .entry import config_refs, find_launches, is_vllm_openai_image

@@ -242,7 +242,7 @@ def reparse(path: str, text: str, prev: ShellIncremental) -> ParsedDocument | No
     launches = kept_before + region_launches + moved
     with_refs = {id(l) for l in kept_before if id(l) in prev.with_refs}
     with_refs.update(id(l) for l in region_launches if config_refs(l))
-    with_refs.update(id(l) for l in moved if id(l.moved_from[0]) in prev.with_refs)
+    with_refs.update(id(l) for l in moved if id(l.moved_from) in prev.with_refs)
     doc = ParsedDocument(path=path, form=Form.SHELL, launches=launches, problems=[],
                          config_refs=[(l, w) for l in launches if id(l) in with_refs for w in config_refs(l)])
     doc.cache = ShellIncremental(text, tops[:first] + new_tops + after, launches, [], prev.assigned, prev.sourced, True,
@@ -269,7 +269,7 @@ def _moved(launch: Launch, delta: int, at: int, steps: dict) -> Launch:
         step = steps[id(before)] = _Step(before, delta, at)
     hints = [h if h.span.end < at else replace(h, span=_shift_span(h.span, delta, at)) for h in launch.release_hints]
     return MovedLaunch.of(
-        launch, _shift_span(launch.span, delta), _shift_span(launch.entry_span, delta), hints, (launch, delta, at),
+        launch, _shift_span(launch.span, delta), _shift_span(launch.entry_span, delta), hints,
         lambda: _replay(root, step), (root, step),
     )
 

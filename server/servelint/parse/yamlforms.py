@@ -131,7 +131,7 @@ def parse_yaml_document(path: str, text: str, previous: ParsedDocument | None = 
             if id(launch) not in had_refs:
                 continue
         elif isinstance(launch, MovedLaunch) and launch.moved_from is not None:
-            if id(launch.moved_from[0]) not in had_refs:
+            if id(launch.moved_from) not in had_refs:
                 continue
         for word in config_refs(launch):
             result.config_refs.append((launch, word))
@@ -260,7 +260,7 @@ def _moved(origin: Launch, d: int) -> Launch:
     root, total = (pending[0], pending[1] + d) if pending is not None else (origin, d)
     return MovedLaunch.of(
         origin, _span(origin.span, d), _span(origin.entry_span, d),
-        [replace(h, span=_span(h.span, d)) for h in origin.release_hints], (origin, d, 0),
+        [replace(h, span=_span(h.span, d)) for h in origin.release_hints],
         lambda: _launch(root, total), (root, total),
     )
 

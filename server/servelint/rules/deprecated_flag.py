@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from ..diagnostics import Fix, Severity
-from ..fixes.edits import remove_flag
+from ..diagnostics import Severity
 from .base import Context, Finding, Rule
 
 
