@@ -126,11 +126,15 @@ class Engine:
         read_file: Callable[[str], str | None] | None = None,
         records=None,
         incremental: bool = True,
+        reuse_rules: bool = True,
     ) -> None:
         """``incremental=False`` (``servelint check``, which reads each file
-        once): keep nothing for a next lint of the same file."""
+        once): keep nothing for a next lint of the same file.
+        ``reuse_rules=False``: reuse unchanged launches, but re-run every rule
+        of a launch that changed (no per-rule input signatures to build)."""
         self.settings = settings or Settings()
         self.incremental = incremental
+        self.reuse_rules = incremental and reuse_rules
         self.read_file = read_file or _read_text_file
         self._records = records
         self._previous: dict[str, LintResult] = {}
@@ -158,6 +162,12 @@ class Engine:
 
     def forget(self, path: str) -> None:
         self._previous.pop(path, None)
+
+    def adopt(self, result: "LintResult") -> None:
+        """Take ``result`` (another engine's lint) as this engine's last lint
+        of its document, so the next lint of that document is incremental."""
+        if self.incremental:
+            self._previous[result.path] = result
 
     # -- linting -------------------------------------------------------------
 
@@ -243,7 +253,8 @@ class Engine:
         if got is None:
             from .fixes.verify import keep_verified
 
-            got = keep_verified(self, d.fixes, d, result.path, result.text_of, result.settings or self.settings)
+            got = keep_verified(self, d.fixes, d, result.path, result.text_of, result.settings or self.settings,
+                                result)
             result.verified[id(d)] = got
         return got
 
@@ -396,7 +407,7 @@ class Engine:
         inputs = None
         for rule in self._rules_for(release.version, settings):
             diags = None
-            if self.incremental:
+            if self.reuse_rules:
                 if inputs is None:
                     inputs = _Inputs(inv, base)
                 sig = _signature(rule, inputs, release, settings)
@@ -406,7 +417,7 @@ class Engine:
             if diags is None:
                 self.rule_evaluations += 1
                 diags = self._run_rule(rule, ctx, path, release, settings)
-            if self.incremental:
+            if self.reuse_rules:
                 by_rule[rule.name] = (sig, diags, launch.span)
             diagnostics.extend(diags)
         result = LaunchResult(launch, release, inv, diagnostics, by_rule, key, base)
