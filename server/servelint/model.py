@@ -15,6 +15,7 @@ All spans are offsets into the document text (see ``servelint.text``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any, Sequence
@@ -134,6 +135,140 @@ class EnvVar:
     exact: bool = True
 
 
+class Env(MutableMapping):
+    """An environment (name → ``EnvVar``) made of a few own entries over a shared base.
+
+    A script's launches see mostly the same exported variables: a script
+    with thousands of them and thousands of launches would hold millions of
+    entries if each launch had its own copy.  Here a launch keeps only what
+    differs from an environment shared with its neighbours (its ``VAR=x``
+    prefixes, what changed since the shared one was made).  An ``Env`` used
+    as a base is never changed again: ``frozen`` ones refuse it.
+
+    It reads like the ``dict`` it stands for (and equals one with the same
+    items); code that needs a real ``dict`` calls ``dict(env)``.
+    """
+
+    __slots__ = ("_own", "_base", "_hidden", "frozen")
+
+    def __init__(self, own: Mapping | None = None, base: "Mapping | None" = None,
+                 hidden: set | None = None) -> None:
+        self._own: dict = dict(own) if own else {}
+        # Never changed once it is someone's base (a frozen Env or a dict nobody keeps).
+        self._base = base if base else None
+        # Names of the base removed here (``env -u NAME``).
+        self._hidden: set = set(hidden) if hidden and self._base is not None else set()
+        self.frozen = False
+
+    @classmethod
+    def over(cls, env: "Mapping | None") -> "Env":
+        """A changeable environment starting as ``env``, which it never changes."""
+        if isinstance(env, Env):
+            return cls(base=env) if env.frozen else env.copy()
+        return cls(own=env)
+
+    def freeze(self) -> "Env":
+        self.frozen = True
+        return self
+
+    def snapshot(self) -> "Env | dict":
+        """What a launch keeps: a plain ``dict`` when nothing is shared."""
+        if self._base is None:
+            return dict(self._own)
+        return Env(self._own, self._base, self._hidden).freeze()
+
+    # -- reading ------------------------------------------------------------------
+
+    def __getitem__(self, name: str):
+        got = self._own.get(name, _MISSING)
+        if got is not _MISSING:
+            return got
+        if self._base is None or name in self._hidden:
+            raise KeyError(name)
+        return self._base[name]
+
+    def get(self, name: str, default=None):
+        got = self._own.get(name, _MISSING)
+        if got is not _MISSING:
+            return got
+        if self._base is None or name in self._hidden:
+            return default
+        return self._base.get(name, default)
+
+    def __contains__(self, name: object) -> bool:
+        if name in self._own:
+            return True
+        return self._base is not None and name not in self._hidden and name in self._base
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._own
+        if self._base is not None:
+            own, hidden = self._own, self._hidden
+            for name in self._base:
+                if name not in own and name not in hidden:
+                    yield name
+
+    def __len__(self) -> int:
+        if self._base is None:
+            return len(self._own)
+        base = self._base
+        shadowed = sum(1 for name in self._own if name in base)
+        return len(self._own) + len(base) - shadowed - len(self._hidden)
+
+    # -- changing (only before it is shared) ------------------------------------------
+
+    def _check(self) -> None:
+        if self.frozen:
+            raise TypeError("a frozen Env is shared and cannot change")
+
+    def __setitem__(self, name: str, value) -> None:
+        self._check()
+        self._own[name] = value
+        self._hidden.discard(name)
+
+    def __delitem__(self, name: str) -> None:
+        self._check()
+        if name in self._own:
+            del self._own[name]
+            if self._base is not None and name in self._base:
+                self._hidden.add(name)
+        elif self._base is not None and name not in self._hidden and name in self._base:
+            self._hidden.add(name)
+        else:
+            raise KeyError(name)
+
+    def clear(self) -> None:
+        self._check()
+        self._own, self._base, self._hidden = {}, None, set()
+
+    def copy(self) -> "Env":
+        return Env(self._own, self._base, self._hidden)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Mapping):
+            return NotImplemented
+        return len(self) == len(other) and all(
+            name in other and other[name] == value for name, value in self.items()
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self):
+        return (_env_from_dict, (dict(self), self.frozen))
+
+    def __repr__(self) -> str:
+        return f"Env({dict(self)!r})"
+
+
+_MISSING = object()
+
+
+def _env_from_dict(items: dict, frozen: bool) -> Env:
+    env = Env(items)
+    env.frozen = frozen
+    return env
+
+
 @dataclass(slots=True)
 class ReleaseHint:
     """Text near a launch that names the vLLM release running it."""
@@ -167,7 +302,9 @@ class Launch:
     entry_span: Span  # ``vllm serve``, ``python -m ...``, the image name...
     args: list[Word]  # what follows the entry, in order
     span: Span  # the whole command
-    env: dict[str, EnvVar] = field(default_factory=dict)
+    # A dict, or an ``Env`` sharing most of its entries with other launches:
+    # read it as a mapping, never change it.
+    env: "dict[str, EnvVar] | Env" = field(default_factory=dict)
     release_hints: list[ReleaseHint] = field(default_factory=list)
     image: str | None = None  # container image, when known
     problems: list[ParseProblem] = field(default_factory=list)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..model import Entry, EnvVar, Form, Launch, ParseProblem, Word
+from ..model import Entry, Env, EnvVar, Form, Launch, ParseProblem, Word
 from ..text import Span
 from . import problems
 from .words import assignment, basename, join_words, subword
@@ -103,7 +103,9 @@ def find_launches(
 ) -> list[Launch]:
     """Every vLLM launch started by ``words`` (see ``find_launch``)."""
     ctx = _Ctx(form=form, expand=expand, words=words, image=image)
-    env = dict(env or {})
+    # Changes here (``env X=1``, ``env -u X``) stay here; a shared
+    # environment (a script's exported variables) is not copied.
+    env = Env.over(env)
     if image_entrypoint:
         if image is not None and not _may_be_vllm_image(image):
             return []
@@ -839,7 +841,7 @@ def _make(
         entry_span=entry_span,
         args=list(args),
         span=span,
-        env=dict(env),
+        env=env.snapshot() if isinstance(env, Env) else dict(env),
         image=image if image is not None else ctx.image,
     )
     _check_config_equals(launch)

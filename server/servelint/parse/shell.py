@@ -31,13 +31,14 @@ import os
 import re
 import threading
 from bisect import bisect_right
+from math import isqrt
 from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser
 
-from ..model import EnvVar, Form, Launch, MovedLaunch, ParsedDocument, ParseProblem, Word
+from ..model import Env, EnvVar, Form, Launch, MovedLaunch, ParsedDocument, ParseProblem, Word
 from ..text import Span, edit_range
 from . import problems
 from .entry import config_refs, could_start_launch, find_launches
@@ -69,29 +70,132 @@ class ShellResult:
     config_refs: list[tuple[Launch, Word]] = field(default_factory=list)
 
 
-@dataclass
-class _Snapshot:
-    """The script's state before a top-level statement (shared, never mutated)."""
+class _Tracked(dict):
+    """A dict (or a set: name → True) that logs every key it changes.
 
-    vars: dict
-    exported: frozenset
-    assigned: frozenset
-    functions: dict
-    called: frozenset
+    The log is what the walker's snapshots and its shared environment read
+    to learn what changed since they last looked, without comparing whole
+    states.  Copies share the log (a subshell's copy of the variables is put
+    back after it), so every change is in the one log.
+    """
+
+    __slots__ = ("log",)
+
+    def __init__(self, items=(), log: list | None = None) -> None:
+        dict.__init__(self, items)
+        self.log: list = [] if log is None else log
+
+    def __setitem__(self, key, value) -> None:
+        self.log.append(key)
+        dict.__setitem__(self, key, value)
+
+    def __delitem__(self, key) -> None:
+        self.log.append(key)
+        dict.__delitem__(self, key)
+
+    def pop(self, key, *default):
+        self.log.append(key)
+        return dict.pop(self, key, *default)
+
+    def setdefault(self, key, default=None):
+        if key not in self:
+            self.log.append(key)
+        return dict.setdefault(self, key, default)
+
+    def update(self, *args, **kwargs) -> None:
+        other = dict(*args, **kwargs)
+        self.log.extend(other)
+        dict.update(self, other)
+
+    def add(self, key) -> None:
+        if key not in self:
+            self[key] = True
+
+    def copy(self) -> "_Tracked":
+        return _Tracked(self, self.log)
+
+    def _untracked(self, *args, **kwargs):
+        raise TypeError("this change would not be logged")
+
+    clear = popitem = __ior__ = _untracked
+
+
+_GONE = object()  # in a journal entry: the name was removed
+# The parts of a walker's state a snapshot holds (each a ``_Tracked``).
+_STATE = ("vars", "exported", "assigned", "functions", "called")
+
+
+class _Journal:
+    """The state of one script walk before each top-level statement, shared.
+
+    A full copy of the variables before every statement that changes one
+    grows with statements × variables (a generated script with 5,000
+    variables between 20,000 statements needed gigabytes).  Instead each
+    change is logged once, as the name's value when the next snapshot is
+    taken, with a full copy whenever the log since the last one outgrows the
+    state: the copies then add up to a few times the final state, and a
+    snapshot is a place in the log.
+
+    Functions are kept by name only: a re-read from a snapshot never runs
+    one (a call changes the state, and ``reparse`` then reads the whole
+    script), and their bodies would keep the document's whole tree alive.
+    """
+
+    def __init__(self, w: "_Walker") -> None:
+        self.log: list[tuple[int, object, object]] = []  # (index in _STATE, name, value or _GONE)
+        self.marks: list[int] = []  # where in the log each copy was taken
+        self.copies: list[tuple[dict, ...]] = []
+        self.size = 0
+        self.seen = [len(getattr(w, part).log) for part in _STATE]
+        self._copy(w)
+
+    def _copy(self, w: "_Walker") -> None:
+        copy = tuple(
+            dict.fromkeys(w.functions, True) if part == "functions" else dict(getattr(w, part))
+            for part in _STATE
+        )
+        self.marks.append(len(self.log))
+        self.copies.append(copy)
+        self.size = sum(len(c) for c in copy)
+
+    def snapshot(self, w: "_Walker") -> "_Snapshot":
+        log = self.log
+        for k, part in enumerate(_STATE):
+            d = getattr(w, part)
+            changed = d.log
+            if len(changed) > self.seen[k]:
+                for name in dict.fromkeys(changed[self.seen[k] :]):
+                    value = d.get(name, _GONE)
+                    log.append((k, name, True if part == "functions" and value is not _GONE else value))
+                self.seen[k] = len(changed)
+        if len(log) - self.marks[-1] > max(64, self.size):
+            self._copy(w)
+        return _Snapshot(self, len(log), w.allexport, w.sourced)
+
+    def state(self, at: int) -> list[dict]:
+        """The state at log position ``at``: the copy before it, then the log since."""
+        k = bisect_right(self.marks, at) - 1
+        state = [dict(c) for c in self.copies[k]]
+        for part, name, value in self.log[self.marks[k] : at]:
+            if value is _GONE:
+                state[part].pop(name, None)
+            else:
+                state[part][name] = value
+        return state
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    """The script's state before a top-level statement: a place in the walk's journal."""
+
+    journal: _Journal
+    at: int
     allexport: bool
     sourced: bool
 
-    @classmethod
-    def of(cls, w: "_Walker") -> "_Snapshot":
-        return cls(dict(w.vars), frozenset(w.exported), frozenset(w.assigned), dict(w.functions),
-                   frozenset(w.called), w.allexport, w.sourced)
-
     def restore(self, w: "_Walker") -> None:
-        w.vars = dict(self.vars)
-        w.exported = set(self.exported)
-        w.assigned = set(self.assigned)
-        w.functions = dict(self.functions)
-        w.called = set(self.called)
+        for part, values in zip(_STATE, self.journal.state(self.at)):
+            setattr(w, part, _Tracked(values))
         w.allexport = self.allexport
         w.sourced = self.sourced
 
@@ -219,7 +323,7 @@ def reparse(path: str, text: str, prev: ShellIncremental) -> ParsedDocument | No
     root = tree.root_node
     if root.has_error:
         return None
-    walker._walk_tops(root)
+    walker._walk_tops(root, journal=False)
     if walker.version != before:
         return None  # the edit changed variables or functions: later launches may read them
     walker.assigned = set(prev.assigned)
@@ -328,23 +432,34 @@ def _replay(launch: Launch, step: _Step) -> Launch:
             got = moved[id(w)] = w if to is w.span else _shift_word(w, to.start - w.span.start)
         return got
 
-    def mv_var(v: EnvVar) -> EnvVar:
-        if v.span is None:
-            return v
-        to = step.span(v.span)
-        return v if to is v.span else EnvVar(v.name, v.value, to, v.exact)
-
     return replace(
         launch,
         entry_span=step.span(launch.entry_span),
         args=[mv(w) for w in launch.args],
         span=step.span(launch.span),
-        env={k: mv_var(v) for k, v in launch.env.items()},
+        env=_moved_env(launch.env, step),
         release_hints=[replace(h, span=step.span(h.span)) for h in launch.release_hints],
         problems=[replace(p, span=step.span(p.span)) for p in launch.problems],
         opaque=[mv(w) for w in launch.opaque],
         moved_from=None,
     )
+
+
+def _moved_env(env, step: _Step):
+    """``env`` with the variables the moves shifted, sharing the rest."""
+    moved: dict[str, EnvVar] = {}
+    for name, v in env.items():
+        if v.span is not None:
+            to = step.span(v.span)
+            if to is not v.span:
+                moved[name] = EnvVar(v.name, v.value, to, v.exact)
+    if not moved:
+        return env
+    if isinstance(env, Env):
+        env = env.copy()
+        env.update(moved)
+        return env.freeze()
+    return {**env, **moved}
 
 
 def _shift_span(span: Span, delta: int, at: int = 0) -> Span:
@@ -644,7 +759,8 @@ class _Walker:
         self.form = form
         self.expand = expand
         self.unknown = unknown
-        self.vars: dict[str, _Var] = {}
+        # The state a snapshot holds (see ``_Journal``): every change is logged.
+        self.vars: _Tracked = _Tracked()  # name → _Var
         for name, ev in env.items():
             value = MStr.at(ev.value, ev.span or self._doc_span(0, 0)) if ev.value is not None else None
             note = None if value is not None and ev.exact else f"${name} is only known when the script runs"
@@ -655,11 +771,19 @@ class _Walker:
         self.cond = 0  # depth of conditional code (if/case/loops/&&)
         self.allexport = False
         self.sourced = False  # a file was sourced: any variable may be set
-        self.assigned: set[str] = set(self.vars)
-        # Names that may be exported (checked against ``vars`` when used).
-        self.exported: set[str] = {n for n, v in self.vars.items() if v.exported}
-        self.functions: dict[str, Node] = {}
-        self.called: set[str] = set()
+        self.assigned: _Tracked = _Tracked(dict.fromkeys(self.vars, True))  # a set
+        # Names that may be exported (checked against ``vars`` when used); a set.
+        self.exported: _Tracked = _Tracked((n, True) for n, v in self.vars.items() if v.exported)
+        self.functions: _Tracked = _Tracked()  # name → body
+        self.called: _Tracked = _Tracked()  # a set
+        # The exported environment, shared by the launches until it changes
+        # (see ``_exported_env``).
+        self._shared_env: Env | None = None
+        self._env_seen = (0, 0)  # how much of the logs of ``vars`` and ``exported`` it reflects
+        self._env_base: dict[str, EnvVar] = {}
+        self._env_own: dict[str, EnvVar] = {}
+        self._env_hidden: set[str] = set()
+        self._env_from: dict[str, _Var] = {}  # the variable each entry was made from
         self.seen_subst: set[int] = set()
         self.launches: list[Launch] = []
         self.problems: list[ParseProblem] = []
@@ -736,14 +860,19 @@ class _Walker:
         refs = [(launch, w) for launch in self.launches for w in config_refs(launch)]
         return ShellResult(self.launches, self.problems, refs)
 
-    def _walk_tops(self, root: Node) -> None:
-        """Walk the script statement by statement, noting which leave the state alone."""
+    def _walk_tops(self, root: Node, journal: bool = True) -> None:
+        """Walk the script statement by statement, noting which leave the state alone.
+
+        With ``journal``, each statement that follows a change of state gets
+        a snapshot to re-read it from; without, none does (the caller knows
+        the state: ``reparse``)."""
+        log = _Journal(self) if journal else None
         snap = None
         snap_version = -1
         tops: list[_Top] = []
         for child in root.children:
-            if snap_version != self.version:
-                snap = _Snapshot.of(self)
+            if log is not None and snap_version != self.version:
+                snap = log.snapshot(self)
                 snap_version = self.version
             before = self.version
             self._stmt(child)
@@ -791,10 +920,13 @@ class _Walker:
             if node.start_byte in self.seen_subst:
                 return
             self.seen_subst.add(node.start_byte)
-        saved = dict(self.vars)
+        saved = self.vars.copy()
+        mark = len(saved.log)
         for c in node.named_children:
             self._stmt(c)
         self.vars = saved
+        # Putting the variables back changes them again: log it.
+        saved.log.extend(dict.fromkeys(saved.log[mark:]))
 
     def _conditional(self, node: Node) -> None:
         self.cond += 1
@@ -854,6 +986,11 @@ class _Walker:
         self.version += 1
         self.called.add(name)
         body = self.functions[name]
+        if not isinstance(body, Node):
+            # Defined before a snapshot, which keeps only the name (see
+            # ``_Journal``): a call changes the state, so a re-read from the
+            # snapshot stops here and the whole script is read again.
+            return
         self.frames.append({})
         try:
             self._stmt(body)
@@ -1103,7 +1240,7 @@ class _Walker:
 
     def _env(self, prefix: list[Node]) -> dict[str, EnvVar]:
         """The environment a command sees: exported variables and its prefixes."""
-        env = self._exported_env()
+        env = Env.over(self._exported_env())
         for p in prefix:
             kids = p.children
             if not kids or kids[0].type != "variable_name":
@@ -1218,17 +1355,50 @@ class _Walker:
                 inherited = {k: replace(v) for k, v in self.vars.items()} if expands else None
                 self._nested(text, self._exported_env(), inherited)
 
-    def _exported_env(self) -> dict[str, EnvVar]:
-        env: dict[str, EnvVar] = {}
-        stale = []
-        for name in self.exported:
-            var = self.vars.get(name)
-            if var is None or not var.exported:
-                stale.append(name)
+    def _exported_env(self) -> Env:
+        """The exported variables, as one environment shared until they change.
+
+        Only the names changed since the last call are looked at (the logs
+        of ``vars`` and ``exported`` say which); the environment is a small
+        set of own entries over a base shared with earlier ones, flattened
+        into a new base when the own entries outgrow a few dozen."""
+        vlog, elog = self.vars.log, self.exported.log
+        seen_v, seen_e = self._env_seen
+        if self._shared_env is not None and seen_v == len(vlog) and seen_e == len(elog):
+            return self._shared_env
+        names = dict.fromkeys(vlog[seen_v:])
+        names.update(dict.fromkeys(elog[seen_e:]))
+        if self._shared_env is None:
+            names.update(dict.fromkeys(self.exported))
+        base, own, hidden, made_from = self._env_base, self._env_own, self._env_hidden, self._env_from
+        for name in names:
+            var = None
+            if name in self.exported:
+                var = self.vars.get(name)
+                if var is None or not var.exported:
+                    # No longer exported (unset, or shadowed by a ``local``).
+                    self.exported.pop(name)
+                    var = None
+            if made_from.get(name) is var:
+                continue
+            if var is None:
+                del made_from[name]
+                own.pop(name, None)
+                if name in base:
+                    hidden.add(name)
             else:
-                env[name] = _env_var(name, var)
-        self.exported.difference_update(stale)
-        return env
+                made_from[name] = var
+                own[name] = _env_var(name, var)
+                hidden.discard(name)
+        self._env_seen = (len(vlog), len(elog))
+        if len(own) + len(hidden) > max(32, isqrt(len(base))):
+            flat = {n: v for n, v in base.items() if n not in hidden}
+            flat.update(own)
+            self._env_base = base = flat
+            own.clear()
+            hidden.clear()
+        self._shared_env = Env(own, base, hidden).freeze()
+        return self._shared_env
 
     def _nested(self, script: MStr, env: dict[str, EnvVar], outer_vars: dict[str, _Var] | None) -> None:
         offsets = script.offsets() or [self._doc(0)]
