@@ -9,10 +9,10 @@ output is the serial one byte for byte; see ``_lint_in_workers``).
 
 from __future__ import annotations
 
-import argparse
 import gc
 import os
 import sys
+from types import SimpleNamespace
 from typing import Iterator
 
 from . import __version__
@@ -54,25 +54,40 @@ def _head(path: str) -> str:
         return ""
 
 
-def _parser() -> argparse.ArgumentParser:
+# The options of `check`, read both by argparse and by ``_quick_args``:
+# (option strings, dest, kind, argparse keywords).  kind: "value" (one
+# value), "append", "flag" (store_true) or "jobs".
+_CHECK_OPTIONS = (
+    (("--format",), "format", "value", dict(choices=("text", "json", "sarif", "github"), default="text")),
+    (("--vllm-version",), "vllm_version", "value",
+     dict(metavar="X.Y.Z", help="the vLLM release when a file names none")),
+    (("--target",), "target", "value",
+     dict(choices=("cuda", "rocm", "cpu", "tpu", "xpu"), help="the platform vLLM runs on (default cuda)")),
+    (("--fail-on",), "fail_on", "value", dict(choices=("error", "warning", "information", "hint", "never"), default="error")),
+    (("--stdin-filename",), "stdin_filename", "value", dict(metavar="NAME", help="the file name to report for '-'")),
+    (("--records",), "records", "append",
+     dict(action="append", default=[], metavar="PATH", help="extra error records (file or folder)")),
+    (("--disable",), "disable", "append",
+     dict(action="append", default=[], metavar="RULE", help="turn a rule off (name or code)")),
+    (("--fix",), "fix", "flag", dict(action="store_true", help="apply safe fixes to the files")),
+    (("--diff",), "diff", "flag", dict(action="store_true", help="show the safe fixes as a diff, change nothing")),
+    (("--no-config",), "no_config", "flag", dict(action="store_true", help="ignore .servelint.toml / [tool.servelint]")),
+    (("-j", "--jobs"), "jobs", "jobs",
+     dict(metavar="N", help="lint in N processes (default: the CPUs available; 1: in this process only)")),
+)
+
+
+def _parser() -> "argparse.ArgumentParser":
+    import argparse
+
     p = argparse.ArgumentParser(prog="servelint", description="Lint vLLM launch configurations.")
     p.add_argument("--version", action="version", version=f"servelint {__version__}")
     sub = p.add_subparsers(dest="command")
 
     c = sub.add_parser("check", help="check files and directories")
     c.add_argument("paths", nargs="*", default=["."], help="files or directories ('-' reads stdin)")
-    c.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text")
-    c.add_argument("--vllm-version", metavar="X.Y.Z", help="the vLLM release when a file names none")
-    c.add_argument("--target", choices=("cuda", "rocm", "cpu", "tpu", "xpu"), help="the platform vLLM runs on (default cuda)")
-    c.add_argument("--fail-on", choices=("error", "warning", "information", "hint", "never"), default="error")
-    c.add_argument("--stdin-filename", metavar="NAME", help="the file name to report for '-'")
-    c.add_argument("--records", action="append", default=[], metavar="PATH", help="extra error records (file or folder)")
-    c.add_argument("--disable", action="append", default=[], metavar="RULE", help="turn a rule off (name or code)")
-    c.add_argument("--fix", action="store_true", help="apply safe fixes to the files")
-    c.add_argument("--diff", action="store_true", help="show the safe fixes as a diff, change nothing")
-    c.add_argument("--no-config", action="store_true", help="ignore .servelint.toml / [tool.servelint]")
-    c.add_argument("-j", "--jobs", type=_jobs, metavar="N",
-                   help="lint in N processes (default: the CPUs available; 1: in this process only)")
+    for strings, _dest, kind, kw in _CHECK_OPTIONS:
+        c.add_argument(*strings, **({**kw, "type": _jobs} if kind == "jobs" else kw))
 
     lsp = sub.add_parser("lsp", help="run the language server")
     mode = lsp.add_mutually_exclusive_group()
@@ -87,6 +102,67 @@ def _parser() -> argparse.ArgumentParser:
     e = sub.add_parser("rule", help="show a rule's documentation")
     e.add_argument("name", help="rule name or code")
     return p
+
+
+def _quick_args(argv: list[str]) -> "SimpleNamespace | None":
+    """The arguments of the command lines editors and CI actually run,
+    ``check [PATH...] [--format json] ...`` and ``lsp [--stdio]``, as
+    ``parse_args`` would set them, without argparse: importing it and
+    building the parser cost ~8 ms of a cold ``check one-file.sh`` (goal:
+    150 ms in all).  Only exact option strings, a value in its own word or
+    after ``=``, and one run of paths; anything else (abbreviations, ``-j4``,
+    ``--``, help, a value starting with ``-``, an invalid choice, paths on
+    both sides of an option) returns None and goes to argparse, which reads
+    it or explains the error.  tests/cli/test_coldstart_argv.py checks that
+    both read the same."""
+    if argv == ["lsp"] or argv == ["lsp", "--stdio"]:
+        return SimpleNamespace(command="lsp", stdio=len(argv) == 2, tcp=False, ws=False, host="127.0.0.1", port=2087)
+    if not argv or argv[0] != "check":
+        return None
+    options = {s: spec for spec in _CHECK_OPTIONS for s in spec[0]}
+    values: dict = {}
+    for _strings, dest, kind, kw in _CHECK_OPTIONS:
+        values[dest] = [] if kind == "append" else False if kind == "flag" else kw.get("default")
+    paths: list[str] = []
+    run = 0  # 0: no path yet, 1: in the run of paths, 2: after it
+    i = 1
+    while i < len(argv):
+        word = argv[i]
+        i += 1
+        if word[:1] != "-" or word == "-":
+            if run == 2:
+                return None  # argparse reads one run of paths only
+            run = 1
+            paths.append(word)
+            continue
+        if run == 1:
+            run = 2
+        name, eq, value = word.partition("=")
+        spec = options.get(name)
+        if spec is None or (eq and not name.startswith("--")):
+            return None
+        _strings, dest, kind, kw = spec
+        if kind == "flag":
+            if eq:
+                return None
+            values[dest] = True
+            continue
+        if not eq:
+            if i >= len(argv) or argv[i][:1] == "-":
+                return None
+            value = argv[i]
+            i += 1
+        if "choices" in kw and value not in kw["choices"]:
+            return None
+        if kind == "append":
+            values[dest].append(value)
+        elif kind == "jobs":
+            if not (value.isascii() and value.isdigit()) or int(value) < 1:
+                return None
+            values[dest] = int(value)
+        else:
+            values[dest] = value
+    return SimpleNamespace(command="check", paths=paths or ["."], **values)
 
 
 # Start-up allocates tens of thousands of objects that live as long as the
@@ -124,7 +200,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    args = _parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = _quick_args(argv) or _parser().parse_args(argv)
     if args.command == "check":
         return check(args)
     if args.command == "lsp":
@@ -151,6 +228,8 @@ def _default_jobs() -> int:
 
 
 def _jobs(value: str) -> int:
+    import argparse
+
     try:
         n = int(value)
     except ValueError:

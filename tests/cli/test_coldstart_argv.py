@@ -1,0 +1,80 @@
+"""`check` and `lsp` command lines read without argparse (cli._quick_args)
+must read exactly as argparse does, and leave to argparse what they do not read."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from servelint import cli
+
+READ = [
+    ["check"],
+    ["check", "a.sh"],
+    ["check", "a.sh", "b.yaml", "-"],
+    ["check", "--format", "json", "--fail-on", "never", "one-file.sh"],
+    ["check", "--format=sarif", "--fail-on=warning", "x"],
+    ["check", "a.sh", "--format", "github"],
+    ["check", "--fix", "--diff", "--no-config", "a.sh", "b.sh"],
+    ["check", "--records", "r1", "--records=r2", "--disable", "SL101", "--disable=unknown-flag", "."],
+    ["check", "--vllm-version", "0.28.0", "--target", "rocm", "-j", "1", "a"],
+    ["check", "--jobs=3", "--vllm-version=", "--stdin-filename", "run.sh", "-"],
+    ["check", "--format", "text", "--format", "json", ""],
+    ["check", "-j", "02", "a"],
+    ["lsp"],
+    ["lsp", "--stdio"],
+]
+
+LEFT_TO_ARGPARSE = [
+    [],
+    ["rules"],
+    ["rule", "SL101"],
+    ["--version"],
+    ["lsp", "--tcp"],
+    ["check", "--help"],
+    ["check", "-h"],
+    ["check", "--form", "json", "a"],  # an abbreviation argparse accepts
+    ["check", "-j2", "a"],
+    ["check", "-j", "0", "a"],
+    ["check", "-j", "²", "a"],
+    ["check", "--jobs", " 2", "a"],
+    ["check", "--format", "xml", "a"],
+    ["check", "--format"],
+    ["check", "--format", "-", "a"],
+    ["check", "a", "--fix", "b"],  # argparse: "unrecognized arguments: b"
+    ["check", "--", "-a"],
+    ["check", "--fix=yes"],
+    ["check", "-j=2"],
+    ["check", "--unknown", "a"],
+    ["check", "-1"],
+]
+
+
+@pytest.mark.parametrize("argv", READ, ids=" ".join)
+def test_read_as_argparse_reads(argv: list[str]) -> None:
+    quick = cli._quick_args(argv)
+    assert quick is not None
+    assert vars(quick) == vars(cli._parser().parse_args(argv))
+
+
+@pytest.mark.parametrize("argv", LEFT_TO_ARGPARSE, ids=" ".join)
+def test_others_left_to_argparse(argv: list[str]) -> None:
+    assert cli._quick_args(argv) is None
+
+
+def test_check_one_file_imports_no_argparse(tmp_path) -> None:
+    script = tmp_path / "run.sh"
+    script.write_text("vllm serve meta-llama/Llama-3.1-8B-Instruct --max-modl-len 4096\n")
+    code = (
+        "import sys, io, contextlib\n"
+        "from servelint.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main(['check', '--format', 'json', '--fail-on', 'never', {str(script)!r}])\n"
+        "print(' '.join(sorted(m for m in ('argparse', 'gettext') if m in sys.modules)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=dict(os.environ),
+                         check=True).stdout
+    assert out.strip() == ""
