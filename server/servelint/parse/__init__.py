@@ -56,7 +56,9 @@ def parse_document(
     elif kind == "yaml":
         from .yamlforms import parse_yaml_document
 
-        doc = parse_yaml_document(path, text, previous)
+        # It finds the release hints itself, document by document, so that
+        # an edit scans only the document it changed.
+        return parse_yaml_document(path, text, previous)
     elif kind == "dockerfile":
         from .dockerfile import parse_dockerfile_document
 

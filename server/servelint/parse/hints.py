@@ -35,9 +35,9 @@ def _starts_word(text: str, at: int) -> bool:
     return at == 0 or not (text[at - 1].isalnum() or text[at - 1] == "_")
 
 
-def _directives(text: str):
+def _directives(text: str, start: int, end: int):
     """``# servelint: BODY`` comments (the ``#`` first on the line or after a blank)."""
-    for m in _DIRECTIVE_AT.finditer(text):
+    for m in _DIRECTIVE_AT.finditer(text, start, end):
         line_start = max(text.rfind("\n", 0, m.start()), text.rfind("\r", 0, m.start())) + 1
         if _COMMENT_BEFORE.search(text[line_start : m.start()]):
             yield m
@@ -48,29 +48,37 @@ def _in_comment(text: str, offset: int) -> bool:
     return "#" in text[line_start:offset]
 
 
-def scan(text: str) -> tuple[list[ReleaseHint], list[tuple[int, str, Span]]]:
-    """All release hints and directives of a document, in text order."""
+def scan(
+    text: str, start: int = 0, end: int | None = None, line: int = 0
+) -> tuple[list[ReleaseHint], list[tuple[int, str, Span]]]:
+    """All release hints and directives of a document, in text order.
+
+    With ``start``/``end``, those of ``text[start:end]`` only, a run of whole
+    lines starting on line ``line``: a YAML stream's documents are scanned
+    one by one, and only the edited one again.
+    """
+    end = len(text) if end is None else end
     found: list[ReleaseHint] = []
     directives: list[tuple[int, str, Span]] = []
-    if "servelint:" in text:
-        for m in _directives(text):
+    if text.find("servelint:", start, end) >= 0:
+        for m in _directives(text, start, end):
             body = m.group("body").rstrip()
             span = Span(m.start("body"), m.start("body") + len(body))
-            line = text.count("\n", 0, m.start("body"))
-            directives.append((line, body, span))
+            at = line + text.count("\n", start, m.start("body"))
+            directives.append((at, body, span))
             v = _VERSION_DIRECTIVE.search(body)
             if v:
                 vs = Span(span.start + v.start(1), span.start + v.end(1))
                 found.append(ReleaseHint(_norm(v.group(1)), vs, "directive", body))
-    if "vllm" not in text:
+    if text.find("vllm", start, end) < 0:
         return found, directives
-    for m in _IMAGE.finditer(text):
+    for m in _IMAGE.finditer(text, start, end):
         if not _starts_word(text, m.start()):
             continue
         found.append(
             ReleaseHint(_norm(m.group(1)), Span(m.start(), m.end()), "image", m.group(0))
         )
-    for m in _PIN.finditer(text):
+    for m in _PIN.finditer(text, start, end):
         if not _starts_word(text, m.start()):
             continue
         kind = "comment" if _in_comment(text, m.start()) else "pip"

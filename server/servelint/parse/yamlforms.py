@@ -22,15 +22,16 @@ from __future__ import annotations
 
 import logging
 import os
+from bisect import bisect_right
 from collections import OrderedDict
-from dataclasses import replace
+from dataclasses import fields, replace
 from typing import Callable
 
 from yaml.nodes import Node
 
-from ..model import Form, Launch, MovedLaunch, ParsedDocument, ParseProblem, Word
-from ..text import Span
-from . import problems
+from ..model import Form, Launch, MovedLaunch, ParsedDocument, ParseProblem, ReleaseHint, Word
+from ..text import Span, edit_range
+from . import hints, problems
 from . import yamlnodes as yn
 from .compose import is_compose, parse_compose
 from .entry import config_refs
@@ -76,107 +77,243 @@ def detect(root: Node | None, text: str, path: str) -> Form | None:
 
 
 def parse_yaml_document(path: str, text: str, previous: ParsedDocument | None = None) -> ParsedDocument:
-    """All launches of a YAML file.  Never raises.
+    """All launches of a YAML file, with the file's release hints and
+    directives.  Never raises.
 
-    Each document (``---`` chunk) is read on its own and the result is
-    cached by the chunk's text, relative to the chunk: on a keystroke only the
-    edited document is read again.  With ``previous`` (the last parse of the
-    same file), a document that did not change is the very same objects (it
-    did not move) or its launches moved, marked with where they came from
-    (``Launch.moved_from``), so the engine reuses them without a second look.
+    Each document (``---`` chunk) is read on its own, at its place in the
+    file, and cached by its text: a chunk seen before is copied from the
+    cache to where it now is.  With ``previous`` (the last parse of the same
+    file) only the documents the edit touched are looked at: those above it
+    are the very same objects, those below it moved launches that say where
+    they came from (``Launch.moved_from``), so the engine reuses them
+    without a second look, and nothing else of the text is scanned again.
     """
     result = ParsedDocument(path=path, form=None)
-    before: dict[str, list[tuple[int, _Chunk]]] = {}
-    had_refs: frozenset = frozenset()
-    if previous is not None and isinstance(previous.cache, _YamlChunks):
-        for start, chunk, got in previous.cache.chunks:
-            before.setdefault(chunk, []).append((start, got))
-        had_refs = previous.cache.with_refs
-    kept: list[tuple[int, str, _Chunk]] = []
     name = os.path.basename(path)
-    syntax: list[ParseProblem] = []
-    forms: list[Form] = []
+    prev = previous.cache if previous is not None and isinstance(previous.cache, _YamlChunks) else None
     try:
-        pieces = yn.chunks(text)
+        plan = _replan(prev, text) if prev is not None else None
+        docs = _reread(prev, text, name, plan) if plan is not None else _read_all(text, name)
     except Exception as exc:  # a bug here must not take the server down
         log.exception("reading YAML %s", path)
         result.problems.append(_internal(exc, Span(0, 0)))
+        hints.attach(result, text)
         return result
-    for start, end in pieces:
-        chunk = text[start:end]
-        same = before.get(chunk)
-        if same:
-            was, old = same.pop(0)
-            # Unchanged and in place: the same objects; moved: shifted copies
-            # that say where they came from.
-            got = old if was == start else _shifted(old, start - was, moved=True)
-        else:
-            # Always a copy: the cached original must stay as it was read.
-            got = _shifted(_read_chunk(chunk, name), start)
-        kept.append((start, chunk, got))
-        chunk_forms, launches, found, chunk_syntax = got
-        forms.extend(chunk_forms)
-        result.launches.extend(launches)
-        result.problems.extend(found)
-        syntax.extend(chunk_syntax)
+    forms: list[Form] = []
+    syntax: list[ParseProblem] = []
+    launches, found, release_hints, directives = (
+        result.launches, result.problems, result.release_hints, result.directives)
+    config_refs_ = result.config_refs
+    for d in docs:
+        if d.forms:
+            forms.extend(d.forms)
+        launches.extend(d.launches)
+        if d.problems:
+            found.extend(d.problems)
+        if d.syntax:
+            syntax.extend(d.syntax)
+        if d.hints:
+            release_hints.extend(d.hints)
+        if d.directives:
+            directives.extend(d.directives)
+        if d.refs:
+            config_refs_.extend(d.config_refs())
     if syntax and _report_syntax(path, text, forms):
-        result.problems[:0] = syntax
+        found[:0] = syntax
     result.form = forms[0] if forms else None
-    with_refs = set()
-    seen = {id(l) for l in previous.launches} if had_refs or before else set()
-    for launch in result.launches:
-        # A launch kept or moved from the last parse names a --config file
-        # if it did then: its words (maybe not shifted yet) are not read for that.
-        if id(launch) in seen:
-            if id(launch) not in had_refs:
-                continue
-        elif isinstance(launch, MovedLaunch) and launch.moved_from is not None:
-            if id(launch.moved_from) not in had_refs:
-                continue
-        for word in config_refs(launch):
-            result.config_refs.append((launch, word))
-            with_refs.add(id(launch))
-    result.cache = _YamlChunks(kept, frozenset(with_refs))
+    result.cache = _YamlChunks(text, docs, plan is None and _whole(text))
     return result
 
 
+class _Doc:
+    """One ``---`` chunk of a parse: what was read in it, at its place.
+
+    ``line`` is the line the chunk starts on (for the directives' line
+    numbers); ``refs`` the indices of the launches naming a ``--config``
+    file, known when the chunk is read so that a moved chunk's launches are
+    not shifted just to look for one.
+    """
+
+    __slots__ = ("start", "end", "line", "forms", "launches", "problems", "syntax",
+                 "hints", "directives", "refs", "_ref_words")
+
+    def __init__(self, start: int, end: int, line: int, forms: list, launches: list, problems: list,
+                 syntax: list, hints: list, directives: list, refs: tuple) -> None:
+        self.start, self.end, self.line = start, end, line
+        self.forms, self.launches, self.problems, self.syntax = forms, launches, problems, syntax
+        self.hints, self.directives, self.refs = hints, directives, refs
+        self._ref_words: list | None = None
+
+    def config_refs(self) -> list[tuple[Launch, Word]]:
+        got = self._ref_words
+        if got is None:
+            got = self._ref_words = [(self.launches[i], w) for i in self.refs
+                                     for w in config_refs(self.launches[i])]
+        return got
+
+    def moved(self, d: int, lines: int, lazily: bool) -> "_Doc":
+        """A copy ``d`` characters and ``lines`` lines further.  ``lazily``:
+        launches shifted only when read (``_moved``), else copied now."""
+        if lazily and d == 0:
+            if lines == 0:
+                return self
+            # Same place, other line numbers (an edit above changed its
+            # line breaks, not its length): the same launches.
+            same = _Doc(self.start, self.end, self.line + lines, self.forms, self.launches,
+                        self.problems, self.syntax, self.hints,
+                        [(line + lines, body, span) for line, body, span in self.directives], self.refs)
+            same._ref_words = self._ref_words
+            return same
+        # Every document below an edit moves on every keystroke: empty
+        # lists (most of them) are shared, not copied.
+        launches, problems_, syntax, hints_, directives = (
+            self.launches, self.problems, self.syntax, self.hints, self.directives)
+        return _Doc(
+            self.start + d, self.end + d, self.line + lines, self.forms,
+            ([_moved(l, d) for l in launches] if lazily else [_launch(l, d) for l in launches])
+            if launches else launches,
+            [_problem(p, d) for p in problems_] if problems_ else problems_,
+            [_problem(p, d) for p in syntax] if syntax else syntax,
+            [_hint(h, d) for h in hints_] if hints_ else hints_,
+            [(line + lines, body, _span(span, d)) for line, body, span in directives]
+            if directives else directives,
+            self.refs,
+        )
+
+
 class _YamlChunks:
-    """A parse's documents: (start, text, results at their place in the file)."""
+    """A parse's documents, for the next parse of the same file."""
 
-    __slots__ = ("chunks", "with_refs")
+    __slots__ = ("text", "docs", "whole")
 
-    def __init__(self, chunks: list[tuple[int, str, "_Chunk"]], with_refs: frozenset) -> None:
-        self.chunks = chunks
-        self.with_refs = with_refs  # ids of the launches that name a --config file
+    def __init__(self, text: str, docs: list[_Doc], whole: bool) -> None:
+        self.text = text
+        self.docs = docs
+        self.whole = whole  # a %-directive stream, read as one chunk (see yamlnodes.chunks)
 
 
-_Chunk = tuple  # (forms, launches, problems, syntax problems), chunk offsets
-_READ: "OrderedDict[tuple[str, str], _Chunk]" = OrderedDict()
+def _whole(text: str) -> bool:
+    return yn.directive_stream(text)
+
+
+_READ: "OrderedDict[tuple[str, str], _Doc]" = OrderedDict()
 _READ_MAX = 512
 
 
-def _read_chunk(chunk: str, name: str) -> _Chunk:
+def _read_all(text: str, name: str) -> list[_Doc]:
+    docs = []
+    line = last = 0
+    for start, end in yn.chunks(text):
+        line += text.count("\n", last, start)
+        last = start
+        docs.append(_read(text, start, end, line, name))
+    return docs
+
+
+def _replan(prev: _YamlChunks, text: str) -> tuple[int, int, int, list[int]] | None:
+    """Which of the last parse's documents an edit touched: (first, last,
+    shift, new starts): documents ``first..last`` are replaced by the chunks
+    starting at ``new starts`` (the region read again), the ones after move
+    by ``shift``.  None when the text must be read whole."""
+    old = prev.text
+    if prev.whole or text.startswith("%"):
+        return None
+    s, old_end, new_end = edit_range(old, text)
+    if yn.directive_stream(text[max(0, s - 1) : new_end + 1]):
+        return None
+    docs = prev.docs
+    starts = _Starts(docs)
+    # A cut is a "---" at a line start followed by a blank or the end:
+    # text[c-1 : c+4] decides it.  The first document kept must start far
+    # enough before the edit; the one holding the edit's end is read again,
+    # and the cut after it (c > old_end, so text[c-1:] is unchanged) stays.
+    first = bisect_right(starts, s) - 1
+    if first > 0 and s < docs[first].start + 4:
+        first -= 1
+    last = bisect_right(starts, old_end) - 1
+    d = new_end - old_end
+    a, b = docs[first].start, docs[last].end + d
+    cuts = [a] + [m for m in yn.cuts(text, a + 1, b)]
+    return first, last, d, cuts
+
+
+class _Starts:
+    """The documents' starts as a sequence, for ``bisect`` (no list built)."""
+
+    __slots__ = ("docs",)
+
+    def __init__(self, docs: list[_Doc]) -> None:
+        self.docs = docs
+
+    def __len__(self) -> int:
+        return len(self.docs)
+
+    def __getitem__(self, i: int) -> int:
+        return self.docs[i].start
+
+
+def _reread(prev: _YamlChunks, text: str, name: str, plan: tuple[int, int, int, list[int]]) -> list[_Doc]:
+    first, last, d, cuts = plan
+    old, docs = prev.text, prev.docs
+    a = docs[first].start
+    end = docs[last].end + d
+    # Old documents of the region by text: one the edit did not change is
+    # kept (in place) or moved, not read again.
+    before: dict[str, list[_Doc]] = {}
+    for doc in docs[first : last + 1]:
+        before.setdefault(old[doc.start : doc.end], []).append(doc)
+    line = docs[first].line
+    region = []
+    bounds = cuts + [end]
+    for i in range(len(cuts)):
+        start, stop = bounds[i], bounds[i + 1]
+        if i:
+            line += text.count("\n", bounds[i - 1], start)
+        chunk = text[start:stop]
+        same = before.get(chunk)
+        if same:
+            was = same.pop(0)
+            region.append(was.moved(start - was.start, line - was.line, lazily=True))
+        else:
+            region.append(_read(text, start, stop, line, name, chunk))
+    after = docs[last + 1 :]
+    if after:
+        lines = text.count("\n", a, end) - old.count("\n", a, docs[last].end)
+        if d or lines:
+            after = [doc.moved(d, lines, lazily=True) for doc in after]
+    return docs[:first] + region + after
+
+
+def _read(text: str, start: int, end: int, line: int, name: str, chunk: str | None = None) -> _Doc:
+    """The chunk ``text[start:end]`` read at its place; a chunk read before
+    (anywhere, in any file of that name) is copied from the cache."""
+    if chunk is None:
+        chunk = text[start:end]
     key = (chunk, name)
     hit = _READ.get(key)
     if hit is not None:
         _READ.move_to_end(key)
-        return hit
-    got = _read_chunk_uncached(chunk, name)
+        # Always a copy: the cached one was handed out with the parse that
+        # read it, and two parses must not share launches.
+        return hit.moved(start - hit.start, line - hit.line, lazily=False)
+    got = _read_uncached(text, chunk, start, end, line, name)
     _READ[key] = got
     if len(_READ) > _READ_MAX:
         _READ.popitem(last=False)
     return got
 
 
-def _read_chunk_uncached(chunk: str, name: str) -> _Chunk:
+def _read_uncached(text: str, chunk: str, start: int, end: int, line: int, name: str) -> _Doc:
     forms: list[Form] = []
     launches: list[Launch] = []
     found: list[ParseProblem] = []
+    release_hints, directives = hints.scan(text, start, end, line)
     try:
-        docs, problem = yn.load_chunk(chunk)
+        docs, problem = yn.load_at(text, start, end, chunk)
     except Exception as exc:
         log.exception("composing a YAML document of %s", name)
-        return [], [], [_internal(exc, Span(0, 0))], []
+        return _Doc(start, end, line, [], [], [_internal(exc, Span(start, start))], [],
+                    release_hints, directives, ())
     for doc in docs:
         try:
             form = detect(doc.root, chunk, name)
@@ -185,32 +322,49 @@ def _read_chunk_uncached(chunk: str, name: str) -> _Chunk:
             got, problems_ = _PARSERS[form](doc, chunk)
         except Exception as exc:
             log.exception("parsing a YAML document of %s", name)
-            found.append(_internal(exc, Span(0, 0)))
+            found.append(_internal(exc, Span(start, start)))
             continue
         forms.append(form)
         launches.extend(got)
         found.extend(problems_)
-    return forms, launches, found, [problem] if problem is not None else []
+    refs = tuple(i for i, l in enumerate(launches) if config_refs(l))
+    return _Doc(start, end, line, forms, launches, found, [problem] if problem is not None else [],
+                release_hints, directives, refs)
 
 
-# -- moving a cached chunk's results to where the chunk now starts -----------------
-
-
-def _shifted(got: _Chunk, d: int, moved: bool = False) -> _Chunk:
-    forms, launches, found, syntax = got
-    launches = [_moved(l, d) if moved else _launch(l, d) for l in launches]
-    return forms, launches, [_problem(p, d) for p in found], [
-        _problem(p, d) for p in syntax
-    ]
+# -- moving a document's results by ``d`` characters --------------------------------
 
 
 def _span(s: Span | None, d: int) -> Span | None:
     return None if s is None else Span(s.start + d, s.end + d)
 
 
-# ``replace`` keeps any field added to these classes later.
+def _with_span(cls: type) -> Callable:
+    """``f(obj, span)``: a copy of ``obj`` (a ``cls``) with another span.
+
+    What ``dataclasses.replace`` does, built from the class's fields so that
+    a field added later is kept, but without its per-call introspection:
+    the hints and problems of every document below an edit are moved on
+    every keystroke."""
+    names = [f.name for f in fields(cls) if f.init]
+    args = ", ".join("span" if n == "span" else f"o.{n}" for n in names)
+    scope = {"cls": cls}
+    exec(f"def with_span(o, span):\n    return cls({args})\n", scope)
+    return scope["with_span"]
+
+
+_hint_at = _with_span(ReleaseHint)
+_problem_at = _with_span(ParseProblem)
+
+
 def _problem(p: ParseProblem, d: int) -> ParseProblem:
-    return replace(p, span=_span(p.span, d))
+    s = p.span
+    return _problem_at(p, Span(s.start + d, s.end + d))
+
+
+def _hint(h: ReleaseHint, d: int) -> ReleaseHint:
+    s = h.span
+    return _hint_at(h, Span(s.start + d, s.end + d))
 
 
 def _word(w: Word, d: int) -> Word:
@@ -243,7 +397,7 @@ def _launch(l: Launch, d: int) -> Launch:
         args=[_word(w, d) for w in l.args],
         span=_span(l.span, d),
         env={k: replace(v, span=_span(v.span, d)) for k, v in l.env.items()},
-        release_hints=[replace(h, span=_span(h.span, d)) for h in l.release_hints],
+        release_hints=[_hint(h, d) for h in l.release_hints],
         problems=[_problem(p, d) for p in l.problems],
         opaque=[_word(w, d) for w in l.opaque],
         container=c,
@@ -258,9 +412,10 @@ def _moved(origin: Launch, d: int) -> Launch:
     origin.moved_from = None  # used by the last lint; see parse.shell._moved
     pending = origin.pending if isinstance(origin, MovedLaunch) and origin.unread else None
     root, total = (pending[0], pending[1] + d) if pending is not None else (origin, d)
+    s, e = origin.span, origin.entry_span
     return MovedLaunch.of(
-        origin, _span(origin.span, d), _span(origin.entry_span, d),
-        [replace(h, span=_span(h.span, d)) for h in origin.release_hints],
+        origin, Span(s.start + d, s.end + d), Span(e.start + d, e.end + d),
+        [_hint(h, d) for h in origin.release_hints],
         lambda: _launch(root, total), (root, total),
     )
 

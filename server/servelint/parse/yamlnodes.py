@@ -231,24 +231,64 @@ def load_chunk(chunk: str) -> tuple[list[YamlDoc], ParseProblem | None]:
     return [YamlDoc(src, root, Span(0, len(chunk))) for root in roots], problem
 
 
+def load_at(text: str, start: int, end: int, chunk: str | None = None) -> tuple[list[YamlDoc], ParseProblem | None]:
+    """The documents of the chunk ``text[start:end]`` (see ``chunks``),
+    positioned in ``text``: composed alone (and cached by the chunk's text),
+    read where they are."""
+    if chunk is None:
+        chunk = text[start:end]
+    base, body = start, chunk
+    if chunk.startswith("\ufeff"):
+        # libyaml skips a byte-order mark without counting it.
+        base, body = start + 1, chunk[1:]
+    roots, problem = _compose(body)
+    if problem is not None:
+        problem = ParseProblem(problem.code, problem.message,
+                               Span(problem.span.start + base, problem.span.end + base), problem.severity)
+    src = Src(text, base)
+    return [YamlDoc(src, root, Span(start, end)) for root in roots], problem
+
+
 def chunks(text: str) -> list[tuple[int, int]]:
     """Where each document of a stream starts and ends (``---`` lines)."""
     return _chunks(text)
 
 
+def directive_stream(text: str) -> bool:
+    """Whether ``text`` holds a ``%`` directive line (``%YAML``, ``%TAG``)."""
+    # From a fast search for "%", then the line start checked by hand:
+    # searching for "\n%" is ~50x slower on text full of line breaks.
+    i = text.find("%")
+    while i >= 0:
+        if i == 0 or text[i - 1] == "\n":
+            return True
+        i = text.find("%", i + 1)
+    return False
+
+
+def cuts(text: str, start: int = 0, end: int | None = None) -> list[int]:
+    """The document starts (``---`` at a line start) in ``text[start:end]``.
+
+    ``end`` must be a document start or the end of ``text``: the pattern's
+    end-of-text lookahead matches at ``end``.
+    """
+    # From the literal "---" (a fast substring search), then the line
+    # start checked by hand: a pattern led by ^ is tried at every offset.
+    end = len(text) if end is None else end
+    return [m.start() for m in _DASHES.finditer(text, start, end)
+            if m.start() == 0 or text[m.start() - 1] == "\n"]
+
+
 def _chunks(text: str) -> list[tuple[int, int]]:
     # A ``%YAML`` directive belongs to the document after the next ``---``;
     # such rare streams are composed whole.
-    if text.startswith("%") or "\n%" in text:
+    if directive_stream(text):
         return [(0, len(text))]
-    # From the literal "---" (a fast substring search), then the line
-    # start checked by hand: a pattern led by ^ is tried at every offset.
-    cuts = [m.start() for m in _DASHES.finditer(text)
-            if m.start() == 0 or text[m.start() - 1] == "\n"]
-    if not cuts or cuts[0] != 0:
-        cuts.insert(0, 0)
-    cuts.append(len(text))
-    return [(cuts[i], cuts[i + 1]) for i in range(len(cuts) - 1)]
+    cuts_ = cuts(text)
+    if not cuts_ or cuts_[0] != 0:
+        cuts_.insert(0, 0)
+    cuts_.append(len(text))
+    return [(cuts_[i], cuts_[i + 1]) for i in range(len(cuts_) - 1)]
 
 
 def compose_text(text: str) -> tuple[list[Node], ParseProblem | None]:
@@ -405,8 +445,9 @@ def scalar_map(text: str, start: int, end: int, style: str | None, value: str) -
     ``start``/``end`` are libyaml's marks for the node; ``style`` its style.
     """
     s = _skip_properties(text, start, end)
-    # Most scalars are written exactly as their value.
-    if style is None:
+    # Most scalars are written exactly as their value.  A plain scalar's
+    # style is None from the pure-Python composer but "" from libyaml's.
+    if not style:
         if text[s:end] == value:
             return Mapped(value, list(range(s, end + 1)), verbatim=True)
     elif style in ("'", '"') and end - s == len(value) + 2 and text[s + 1 : end - 1] == value:
