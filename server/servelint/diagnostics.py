@@ -49,8 +49,13 @@ CATEGORIES = (
 )
 
 
+# Every dataclass on the `check` path has a docstring: for a class without
+# one, @dataclass formats ``inspect.signature(cls)`` as its __doc__, ~0.2 ms
+# per class at import (20-25% of making it).
 @dataclass(slots=True)
 class Edit:
+    """Replace ``span`` of the file at ``path`` with ``new_text``."""
+
     path: str
     span: Span
     new_text: str
@@ -72,6 +77,8 @@ class Fix:
 
 @dataclass(slots=True)
 class Related:
+    """Another place that takes part in a diagnostic (LSP relatedInformation)."""
+
     path: str
     span: Span
     message: str
@@ -79,6 +86,8 @@ class Related:
 
 @dataclass(slots=True)
 class Diagnostic:
+    """One finding at ``span`` of ``path``, with its rule, release and fixes."""
+
     path: str
     span: Span
     severity: Severity

@@ -18,6 +18,8 @@ _decoder = json.JSONDecoder()
 
 @dataclass(slots=True)
 class JsonNode:
+    """A JSON value and where it is written, with its members or items."""
+
     value: Any
     start: int  # offsets into the JSON text
     end: int

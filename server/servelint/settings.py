@@ -25,6 +25,8 @@ TARGETS = ("cuda", "rocm", "cpu", "tpu", "xpu")
 
 @dataclass(frozen=True)
 class Settings:
+    """What a lint runs with; hashable, so rule lists are cached per settings."""
+
     vllm_version: str | None = None
     target: str = "cuda"
     records: tuple[str, ...] = ()

@@ -28,6 +28,8 @@ UNUSED_NAME = UnusedSuppression.name
 
 @dataclass
 class Suppression:
+    """A ``# servelint: ignore[...]`` directive and the text it covers."""
+
     span: Span  # the directive text
     rules: frozenset[str]  # names or codes; empty = all
     covers: tuple[int, int]  # document offsets [start, end)
@@ -111,6 +113,8 @@ def directive_text(rule: str, reason: str = "reason") -> str:
 
 @dataclass
 class SuppressionEdit:
+    """The edit that writes (or extends) a suppression directive."""
+
     span: Span  # replaced (empty: an insertion)
     new_text: str
     scope: str  # "line" | "launch"

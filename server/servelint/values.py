@@ -125,6 +125,8 @@ def convert(option: "Option", text: str) -> Any:
 
 @dataclass(slots=True)
 class Checked:
+    """A value as vLLM converts it, or the problem vLLM reports (and a hint)."""
+
     value: Any
     problem: str | None = None
     hint: str | None = None

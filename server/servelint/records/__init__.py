@@ -79,6 +79,8 @@ class RecordProblem:
 
 @dataclass
 class LoadedRecord:
+    """A record, the file it came from and its compiled ``messagePattern``."""
+
     record: RecordData
     path: str
     origin: str  # "seed" | "servelint" | "user"
@@ -91,6 +93,8 @@ class LoadedRecord:
 
 @dataclass
 class RecordStore:
+    """The records in use (bundled first, then users'), and those left out."""
+
     records: list[LoadedRecord] = field(default_factory=list)
     problems: list[RecordProblem] = field(default_factory=list)
 
