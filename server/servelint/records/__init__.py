@@ -13,21 +13,18 @@ and are reviewed like it (linear, like the ``re`` patterns the parsers and
 rules run on the same text), so they run with the standard ``re`` on
 messages of a normal size: importing ``regex`` alone costs 10-20 ms of a cold
 ``servelint check``, whose whole budget is 150 ms.  On a message longer than
-``MAX_UNTIMED_MESSAGE_CHARS`` they too run timed, and a bundled pattern ``re``
-cannot compile falls back to ``regex``.  The Python snippets records carry (``validationCode``,
+``MAX_UNTIMED_MESSAGE_CHARS`` they too run timed (tests check that each
+compiles with both).  The Python snippets records carry (``validationCode``,
 ``typeGuard``, ``tryCatchPattern``) are documentation, never executed.
 """
 
 from __future__ import annotations
 
 import json
-import logging
 import os
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
-
-log = logging.getLogger(__name__)
 
 HERE = os.path.dirname(__file__)
 BUNDLED = (os.path.join(HERE, "seeds.json"), os.path.join(HERE, "servelint.json"))
@@ -166,7 +163,9 @@ class RecordStore:
                     message, timeout=MATCH_TIMEOUT_S
                 )
             except TimeoutError:
-                log.warning("record %s: messagePattern timed out; ignoring it from now on", lr.id)
+                import logging  # only here: a cold `check` logs nothing and skips its import
+
+                logging.getLogger(__name__).warning("record %s: messagePattern timed out; ignoring it from now on", lr.id)
                 lr.pattern = None
                 continue
             if ok:
@@ -209,45 +208,90 @@ MAX_UNTIMED_MESSAGE_CHARS = 2_000
 
 class _Bundled:
     """A bundled record's pattern: the stdlib ``re`` for messages of a
-    normal size, the timed ``regex`` (compiled on first need) past
-    ``MAX_UNTIMED_MESSAGE_CHARS``.  Same calling convention as ``regex``."""
+    normal size, the timed ``regex`` past ``MAX_UNTIMED_MESSAGE_CHARS``.
+    Same calling convention as ``regex``.
 
-    __slots__ = ("_re", "_timed")
+    Compiled on first need, and not even then for a message that lacks the
+    literal text the pattern starts with (``unrecognized arguments: ``):
+    compiling the bundled patterns was ~4 ms of a cold ``servelint check``,
+    where most of them never see a message they could match.  That they
+    compile is checked by tests/records, not at load."""
 
-    def __init__(self, compiled: re.Pattern) -> None:
-        self._re = compiled
+    __slots__ = ("_source", "_prefix", "_re", "_timed")
+
+    def __init__(self, pattern: str) -> None:
+        self._source = pattern
+        self._prefix = _literal_prefix(pattern)
+        self._re = None
         self._timed = None
 
     def _for(self, string: str):
         if len(string) <= MAX_UNTIMED_MESSAGE_CHARS:
+            if self._re is None:
+                try:
+                    self._re = re.compile(self._source)
+                except (re.error, TypeError, ValueError, RecursionError, OverflowError):
+                    self._re = _NEVER  # cannot happen for a pattern the tests compiled
             return self._re, {}
         if self._timed is None:
             import regex
 
-            self._timed = regex.compile(self._re.pattern)
+            try:
+                self._timed = regex.compile(self._source)
+            except (regex.error, TypeError, ValueError, RecursionError, OverflowError):
+                self._timed = _NEVER
         return self._timed, {"timeout": MATCH_TIMEOUT_S}
 
     def fullmatch(self, string: str, timeout: float | None = None):
+        if self._prefix not in string:
+            return None
         pattern, kw = self._for(string)
         return pattern.fullmatch(string, **kw)
 
     def search(self, string: str, timeout: float | None = None):
+        if self._prefix not in string:
+            return None
         pattern, kw = self._for(string)
         return pattern.search(string, **kw)
 
     @property
     def pattern(self) -> str:
-        return self._re.pattern
+        return self._source
+
+
+class _Never:
+    """A pattern that matches nothing (takes the ``timeout`` ``regex`` takes)."""
+
+    def fullmatch(self, string: str, timeout: float | None = None):
+        return None
+
+    search = fullmatch
+
+
+_NEVER = _Never()
+_SPECIAL = frozenset("\\.^$*+?{}[]|()")
+
+
+def _literal_prefix(pattern: str) -> str:
+    """Text every match of ``pattern`` starts with ("" when there is none to
+    be sure of): its leading characters up to the first special one, minus
+    the last if a quantifier follows it; nothing when the pattern has an
+    alternation anywhere."""
+    if "|" in pattern:
+        return ""
+    i = 0
+    while i < len(pattern) and pattern[i] not in _SPECIAL:
+        i += 1
+    if i < len(pattern) and pattern[i] in "*?{+":
+        i -= 1
+    return pattern[:max(i, 0)]
 
 
 def _compile(pattern: str, trusted: bool = False):
     if len(pattern) > MAX_PATTERN_CHARS:
         return None
     if trusted:
-        try:
-            return _Bundled(re.compile(pattern))
-        except (re.error, TypeError, ValueError, RecursionError, OverflowError):
-            pass
+        return _Bundled(pattern)
     import regex
 
     try:
