@@ -423,7 +423,8 @@ def _os_reason(exc: BaseException) -> str:
 
 _HUB_PART = r"[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,94}[A-Za-z0-9_])?"
 _HUB_ID = re.compile(rf"^(?:{_HUB_PART}/)?{_HUB_PART}$")
-_REF = re.compile(r"^[A-Za-z0-9_.-]{1,200}$")
+# Compiled by re's cache on first use (only for a Hub cache on disk).
+_REF = r"^[A-Za-z0-9_.-]{1,200}$"
 
 
 def _is_hub_id(model: str) -> bool:
@@ -475,7 +476,7 @@ def _cache_listing(hub: str, mtime_ns: int) -> Mapping[str, str]:
 def _pick_snapshot(repo: Path, revision: str | None) -> Path | None:
     snapshots = repo / "snapshots"
     for ref in (revision, "main") if revision else ("main",):
-        if not _REF.match(ref):
+        if not re.match(_REF, ref):
             continue
         commit = _read_ref(repo / "refs" / ref)
         if commit and _exists(snapshots / commit / "config.json"):
@@ -509,7 +510,7 @@ def _read_ref(path: Path) -> str | None:
             text = fh.read(256).decode("ascii", "replace").strip()
     except OSError:
         return None
-    return text if _REF.match(text) else None
+    return text if re.match(_REF, text) else None
 
 
 # --------------------------------------------------------------------------
@@ -606,7 +607,8 @@ _WHOLE = re.compile(
     r"|(?P<word>[a-z]+)"
 )
 # A chunk mixing letters and digits ("qwen3", "r7b", "vl2", "3n").
-_PARTS = re.compile(r"(?P<size>\d+[bmt])(?![a-z0-9])|(?P<num>\d+)|(?P<word>[a-z]+)")
+# Compiled by re's cache on first use (only for a chunk _WHOLE does not take).
+_PARTS = r"(?P<size>\d+[bmt])(?![a-z0-9])|(?P<num>\d+)|(?P<word>[a-z]+)"
 
 # Suffix words that name a tuning, purpose or file format of the same
 # network.  Words that can change the architecture (vl, vision, omni,
@@ -656,7 +658,7 @@ def _tokens(text: str) -> list[tuple[str, str]]:
         if whole:
             out.append((whole.lastgroup or "", chunk))
             continue
-        out.extend((part.lastgroup or "", part.group()) for part in _PARTS.finditer(chunk))
+        out.extend((part.lastgroup or "", part.group()) for part in re.finditer(_PARTS, chunk))
     return out
 
 
