@@ -26,6 +26,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from .. import LazyLogger
+
+log = LazyLogger(__name__)
+
 HERE = os.path.dirname(__file__)
 BUNDLED = (os.path.join(HERE, "seeds.json"), os.path.join(HERE, "servelint.json"))
 # Time allowed for one pattern against one message.
@@ -163,9 +167,7 @@ class RecordStore:
                     message, timeout=MATCH_TIMEOUT_S
                 )
             except TimeoutError:
-                import logging  # only here: a cold `check` logs nothing and skips its import
-
-                logging.getLogger(__name__).warning("record %s: messagePattern timed out; ignoring it from now on", lr.id)
+                log.warning("record %s: messagePattern timed out; ignoring it from now on", lr.id)
                 lr.pattern = None
                 continue
             if ok:
