@@ -26,13 +26,13 @@ network.  This module imports nothing from its sibling knowledge modules.
 from __future__ import annotations
 
 import dataclasses
+import errno
 import json
 import os
 import re
 import stat
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, NamedTuple
 
@@ -50,7 +50,7 @@ __all__ = [
 # under 100 KB.  Anything bigger is not a config worth trusting.
 MAX_CONFIG_BYTES = 1 << 20
 
-_DATA_FILE = Path(__file__).with_name("data") / "models.json"
+_DATA_FILE = os.path.join(os.path.dirname(__file__), "data", "models.json")
 
 SOURCES = ("local-config", "hf-cache", "hf-overrides", "table", "family")
 
@@ -163,14 +163,14 @@ def table_info() -> Mapping[str, Any]:
     return _table().meta
 
 
-def hub_cache_dir(env: Mapping[str, str] | None = None) -> Path:
+def hub_cache_dir(env: Mapping[str, str] | None = None) -> str:
     """The Hugging Face hub cache directory huggingface_hub would use."""
     env = os.environ if env is None else env
 
-    def expand(value: str) -> Path:
+    def expand(value: str) -> str:
         if value == "~" or value.startswith("~/"):
-            return Path(_home(env) + value[1:])
-        return Path(os.path.expanduser(value) if value.startswith("~") else value)
+            return _path(_home(env) + value[1:])
+        return _path(os.path.expanduser(value) if value.startswith("~") else value)
 
     if hub := _env(env, "HF_HUB_CACHE"):
         return expand(hub)
@@ -178,10 +178,10 @@ def hub_cache_dir(env: Mapping[str, str] | None = None) -> Path:
     if hub := _env(env, "HUGGINGFACE_HUB_CACHE"):
         return expand(hub)
     if hf_home := _env(env, "HF_HOME"):
-        return expand(hf_home) / "hub"
+        return _path(expand(hf_home), "hub")
     if xdg := _env(env, "XDG_CACHE_HOME"):
-        return expand(xdg) / "huggingface" / "hub"
-    return Path(_home(env)) / ".cache" / "huggingface" / "hub"
+        return _path(expand(xdg), "huggingface", "hub")
+    return _path(_home(env), ".cache", "huggingface", "hub")
 
 
 # --------------------------------------------------------------------------
@@ -274,6 +274,48 @@ def _merge(config: dict, overrides: Mapping[str, Any]) -> dict:
 _WINDOWS_PATH = re.compile(r"^[A-Za-z]:[\\/]|\\")
 
 
+# Paths are strings here, not pathlib: nothing else on a cold `servelint
+# check` needs pathlib, whose import is ~6 ms of it.  _path spells a path as
+# pathlib would (messages show it), tests/cli/test_coldstart_paths.py checks.
+def _path(*parts: str | os.PathLike[str]) -> str:
+    """``str(pathlib.PurePosixPath(*parts))``: joined, without ``.`` parts
+    or repeated and trailing slashes (``..`` kept; a leading ``//`` too)."""
+    joined = os.path.join(*(os.fspath(p) for p in parts))
+    if not isinstance(joined, str):
+        raise TypeError("paths are text here")
+    root = "//" if joined[:2] == "//" and joined[2:3] != "/" else "/" if joined[:1] == "/" else ""
+    return root + "/".join(x for x in joined.split("/") if x and x != ".") or "."
+
+
+def _parent(path: str) -> str:
+    """``str(PurePosixPath(path).parent)`` for a path spelled by ``_path``."""
+    return os.path.dirname(path) or "."
+
+
+def _suffix(path: str) -> str:
+    """``PurePosixPath(path).suffix``."""
+    name = os.path.basename(path)
+    i = name.rfind(".")
+    return name[i:] if 0 < i < len(name) - 1 else ""
+
+
+def _is_dir(path: str) -> bool:
+    """``pathlib.Path(path).is_dir()``: False when missing, an OSError other
+    than not-found let through."""
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except OSError as exc:
+        if exc.errno not in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP):
+            raise
+        return False
+    except ValueError:
+        return False
+
+
+class _Unusable(str):
+    """Why a model that is clearly a path cannot be located (not a path)."""
+
+
 def _env(env: Mapping[str, str], name: str) -> str | None:
     value = env.get(name)
     # An empty value means unset to huggingface_hub, and the caller's map
@@ -285,26 +327,26 @@ def _home(env: Mapping[str, str]) -> str:
     return _env(env, "HOME") or os.path.expanduser("~")
 
 
-def _local_path(model: str, base_dir: str | os.PathLike[str] | None, env: Mapping[str, str]) -> Path | str | None:
+def _local_path(model: str, base_dir: str | os.PathLike[str] | None, env: Mapping[str, str]) -> str | None:
     """The filesystem path ``model`` names, or None when it is not a path.
 
-    Returns a string (the reason) when it is clearly a path that cannot be
-    located, e.g. ``./x`` with no base directory.
+    Returns an ``_Unusable`` (the reason) when it is clearly a path that
+    cannot be located, e.g. ``./x`` with no base directory.
     """
     if model.startswith("/"):
-        return Path(model)
+        return _path(model)
     if model == "~" or model.startswith("~/"):
-        return Path(_home(env) + model[1:])
+        return _path(_home(env) + model[1:])
     if model.startswith("~"):
         expanded = os.path.expanduser(model)
-        return Path(expanded) if expanded != model else f"{model}: cannot expand this home directory"
+        return _path(expanded) if expanded != model else _Unusable(f"{model}: cannot expand this home directory")
     if _WINDOWS_PATH.search(model):
-        return Path(model)
+        return _path(model)
     explicit = model in (".", "..") or model.startswith(("./", "../"))
     if base_dir is None:
-        return f"{model}: relative path, and no file directory to resolve it against" if explicit else None
+        return _Unusable(f"{model}: relative path, and no file directory to resolve it against") if explicit else None
     try:
-        candidate = Path(base_dir) / model
+        candidate = _path(base_dir, model)
     except (TypeError, ValueError):
         return None
     if explicit:
@@ -314,24 +356,24 @@ def _local_path(model: str, base_dir: str | os.PathLike[str] | None, env: Mappin
     return candidate if _exists(candidate) else None
 
 
-def _from_local(model: str, local: Path | str) -> ModelResolution:
-    if isinstance(local, str):
-        return ModelResolution(None, "local-config", local, model=model)
+def _from_local(model: str, local: str) -> ModelResolution:
+    if isinstance(local, _Unusable):
+        return ModelResolution(None, "local-config", str(local), model=model)
     try:
-        st = local.stat()
+        st = os.stat(local)
     except FileNotFoundError:
         return ModelResolution(None, "local-config", f"{local} does not exist on this machine", model=model)
     except (OSError, ValueError) as exc:
         return ModelResolution(None, "local-config", f"cannot read {local}: {_os_reason(exc)}", model=model)
     if not stat.S_ISDIR(st.st_mode):
-        if local.suffix.lower() == ".gguf":
+        if _suffix(local).lower() == ".gguf":
             reason = f"{local} is a GGUF file; its architecture is in the file's metadata, which servelint does not read"
         else:
             reason = f"{local} is a file, not a model directory"
         return ModelResolution(None, "local-config", reason, model=model)
-    config_path = local / "config.json"
+    config_path = _path(local, "config.json")
     result = _read_config(config_path)
-    if result.config is None and result.missing and _exists(local / "params.json"):
+    if result.config is None and result.missing and _exists(_path(local, "params.json")):
         reason = f"no config.json in {local} (params.json: a Mistral-format checkpoint; servelint reads config.json only)"
         return ModelResolution(None, "local-config", reason, model=model)
     return _config_resolution(model, config_path, result, "local-config", f"config.json at {config_path}")
@@ -344,7 +386,7 @@ class _ConfigRead(NamedTuple):
     missing: bool = False
 
 
-def _config_resolution(model: str, path: Path, read: _ConfigRead, source: str, detail: str) -> ModelResolution:
+def _config_resolution(model: str, path: str, read: _ConfigRead, source: str, detail: str) -> ModelResolution:
     if read.architecture is None:
         detail = read.problem or detail
     return ModelResolution(
@@ -353,23 +395,23 @@ def _config_resolution(model: str, path: Path, read: _ConfigRead, source: str, d
         detail=detail,
         config=read.config,
         model=model,
-        path=str(path) if read.config is not None else None,
+        path=path if read.config is not None else None,
     )
 
 
-def _read_config(path: Path) -> _ConfigRead:
+def _read_config(path: str) -> _ConfigRead:
     """Read and parse a config.json, cached by the file's identity and mtime."""
     try:
-        st = path.stat()
+        st = os.stat(path)
     except FileNotFoundError:
-        return _ConfigRead(None, None, f"no config.json in {path.parent}", missing=True)
+        return _ConfigRead(None, None, f"no config.json in {_parent(path)}", missing=True)
     except (OSError, ValueError) as exc:
         return _ConfigRead(None, None, f"cannot read {path}: {_os_reason(exc)}")
     if not stat.S_ISREG(st.st_mode):
         return _ConfigRead(None, None, f"{path} is not a regular file")
     if st.st_size > MAX_CONFIG_BYTES:
         return _ConfigRead(None, None, f"{path} is {st.st_size} bytes, over the {MAX_CONFIG_BYTES}-byte limit for a config.json")
-    return _parse_config_cached(str(path), st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
+    return _parse_config_cached(path, st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
 
 
 @lru_cache(maxsize=256)
@@ -404,13 +446,9 @@ def _parse_config_cached(path: str, dev: int, ino: int, mtime_ns: int, size: int
     return _ConfigRead(config, None, f"{path} has an unusable \"architectures\" value: {json.dumps(archs)[:80]}")
 
 
-def _exists(path: Path) -> bool:
-    # Path.exists() lets PermissionError through; an unreadable path is
-    # simply not there for our purposes.
-    try:
-        return path.exists()
-    except (OSError, ValueError):
-        return False
+def _exists(path: str) -> bool:
+    # An unreadable path is simply not there for our purposes.
+    return os.path.exists(path)
 
 
 def _os_reason(exc: BaseException) -> str:
@@ -441,7 +479,7 @@ def _from_hub_cache(model: str, env: Mapping[str, str], revision: str | None) ->
     snapshot = _pick_snapshot(repo, revision)
     if snapshot is None:
         return None
-    config_path = snapshot / "config.json"
+    config_path = _path(snapshot, "config.json")
     read = _read_config(config_path)
     if read.config is None:
         return None
@@ -450,18 +488,18 @@ def _from_hub_cache(model: str, env: Mapping[str, str], revision: str | None) ->
     )
 
 
-def _repo_folder(hub: Path, folder: str) -> Path | None:
-    exact = hub / folder
+def _repo_folder(hub: str, folder: str) -> str | None:
+    exact = _path(hub, folder)
     try:
-        if exact.is_dir():
+        if _is_dir(exact):
             return exact
-        hub_stat = hub.stat()
+        hub_stat = os.stat(hub)
     except (OSError, ValueError):
         return None
     # Hub ids resolve case-insensitively, so `qwen/qwen3-8b` in a launch
     # runs the model cached as models--Qwen--Qwen3-8B.
-    name = _cache_listing(str(hub), hub_stat.st_mtime_ns).get(folder.lower())
-    return hub / name if name else None
+    name = _cache_listing(hub, hub_stat.st_mtime_ns).get(folder.lower())
+    return _path(hub, name) if name else None
 
 
 @lru_cache(maxsize=8)
@@ -473,28 +511,28 @@ def _cache_listing(hub: str, mtime_ns: int) -> Mapping[str, str]:
         return {}
 
 
-def _pick_snapshot(repo: Path, revision: str | None) -> Path | None:
-    snapshots = repo / "snapshots"
+def _pick_snapshot(repo: str, revision: str | None) -> str | None:
+    snapshots = _path(repo, "snapshots")
     for ref in (revision, "main") if revision else ("main",):
         if not re.match(_REF, ref):
             continue
-        commit = _read_ref(repo / "refs" / ref)
-        if commit and _exists(snapshots / commit / "config.json"):
-            return snapshots / commit
-        if ref == revision and _exists(snapshots / ref / "config.json"):
-            return snapshots / ref  # a commit hash given as --revision
+        commit = _read_ref(_path(repo, "refs", ref))
+        if commit and _exists(_path(snapshots, commit, "config.json")):
+            return _path(snapshots, commit)
+        if ref == revision and _exists(_path(snapshots, ref, "config.json")):
+            return _path(snapshots, ref)  # a commit hash given as --revision
     if revision:
         return None
     # No usable refs/main (a copied or pruned cache): take the newest
     # snapshot that has a config.json.
-    best: tuple[int, Path] | None = None
+    best: tuple[int, str] | None = None
     try:
         with os.scandir(snapshots) as entries:
             for entry in entries:
-                candidate = Path(entry.path)
+                candidate = _path(entry.path)
                 try:
                     mtime = entry.stat().st_mtime_ns
-                    if entry.is_dir() and _exists(candidate / "config.json"):
+                    if entry.is_dir() and _exists(_path(candidate, "config.json")):
                         if best is None or mtime > best[0]:
                             best = (mtime, candidate)
                 except OSError:
@@ -504,7 +542,7 @@ def _pick_snapshot(repo: Path, revision: str | None) -> Path | None:
     return best[1] if best else None
 
 
-def _read_ref(path: Path) -> str | None:
+def _read_ref(path: str) -> str | None:
     try:
         with open(path, "rb") as fh:
             text = fh.read(256).decode("ascii", "replace").strip()
@@ -526,7 +564,8 @@ class _Table(NamedTuple):
 @lru_cache(maxsize=1)
 def _table() -> _Table:
     try:
-        data = json.loads(_DATA_FILE.read_text(encoding="utf-8"))
+        with open(_DATA_FILE, encoding="utf-8") as fh:
+            data = json.loads(fh.read())
         sources = data["sources"]
         by_lower: dict[str, TableEntry] = {}
         for row in data["models"]:
