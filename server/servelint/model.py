@@ -172,10 +172,14 @@ class Env(MutableMapping):
         return self
 
     def snapshot(self) -> "Env | dict":
-        """What a launch keeps: a plain ``dict`` when nothing is shared."""
-        if self._base is None:
+        """What a launch keeps: a plain ``dict`` when nothing is shared, the
+        shared environment itself when nothing was changed over it."""
+        base = self._base
+        if base is None:
             return dict(self._own)
-        return Env(self._own, self._base, self._hidden).freeze()
+        if not self._own and not self._hidden and isinstance(base, Env) and base.frozen:
+            return base
+        return Env(self._own, base, self._hidden).freeze()
 
     # -- reading ------------------------------------------------------------------
 

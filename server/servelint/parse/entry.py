@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from ..model import Entry, Env, EnvVar, Form, Launch, ParseProblem, Word
 from ..text import Span
 from . import problems
-from .words import assignment, basename, join_words, subword
+from .words import assignment, basename, cover, join_words, subword
 
 API_SERVER_MODULE = "vllm.entrypoints.openai.api_server"
 # ``python -m vllm.entrypoints.cli.main serve`` is what the ``vllm`` script runs.
@@ -129,7 +129,7 @@ def config_refs(launch: Launch) -> list[Word]:
 # -- scanning ------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class _Ctx:
     form: Form
     expand: str
@@ -172,7 +172,7 @@ def _scan(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> list[Launch]:
 def _vllm(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> list[Launch]:
     words = ctx.words
     if i + 1 < len(words) and words[i + 1].text == "serve":
-        span = words[i].span.cover(words[i + 1].span)
+        span = cover(words[i].span, words[i + 1].span)
         return [_make(ctx, Entry.SERVE, span, words[i + 2 :], env)]
     return []
 
@@ -832,9 +832,9 @@ def _make(
     image: str | None = None,
 ) -> Launch:
     first = ctx.start or (ctx.words[0].span if ctx.words else entry_span)
-    span = first.cover(entry_span)
+    span = cover(first, entry_span)
     if args:
-        span = span.cover(args[-1].span)
+        span = cover(span, args[-1].span)
     launch = Launch(
         form=ctx.form,
         entry=entry,

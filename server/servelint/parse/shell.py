@@ -42,7 +42,7 @@ from ..model import Env, EnvVar, Form, Launch, MovedLaunch, ParsedDocument, Pars
 from ..text import Span, edit_range
 from . import problems
 from .entry import config_refs, could_start_launch, find_launches
-from .words import MStr, basename, make_word, mstr_of
+from .words import MStr, basename, cover, make_word, mstr_of
 
 _LANGUAGE = Language(tree_sitter_bash.language())
 _PARSER: Parser | None = None
@@ -200,7 +200,7 @@ class _Snapshot:
         w.sourced = self.sourced
 
 
-@dataclass
+@dataclass(slots=True)
 class _Top:
     """One top-level statement of a script, as last read."""
 
@@ -649,12 +649,12 @@ class _Out:
 
     __slots__ = ("word", "_m", "opaque", "unset")
 
-    def __init__(self, word: Word, m: MStr | None = None, opaque: bool = False, unset=None) -> None:
+    def __init__(self, word: Word, m: MStr | None = None, opaque: bool = False, unset=()) -> None:
         self.word = word
         self._m = m
         self.opaque = opaque
         # Variables never set, used in this word: (name, where used, index in text).
-        self.unset: list = unset if unset is not None else []
+        self.unset: Sequence = unset
 
     @property
     def m(self) -> MStr:
@@ -875,7 +875,8 @@ class _Walker:
                 snap = log.snapshot(self)
                 snap_version = self.version
             before = self.version
-            self._stmt(child)
+            if child.is_named:  # not a bare ``&`` or ``;``, which reads as nothing
+                self._stmt(child)
             tops.append(_Top(child.start_byte, child.end_byte, self.version == before, snap))
         self.tops = tops
 
@@ -1178,7 +1179,10 @@ class _Walker:
     # -- commands ----------------------------------------------------------------------
 
     def _command(self, node: Node, redirects: list[Node]) -> None:
-        name_node = node.child_by_field_name("name")
+        kids = node.named_children
+        # The ``name`` field: the grammar has no other ``command_name``
+        # (and this is cheaper than asking for the field by name).
+        name_node = next((c for c in kids if c.type == "command_name"), None)
         if name_node is None:
             return
         name = self._text(name_node)
@@ -1191,32 +1195,30 @@ class _Walker:
             # ``$(...)`` of theirs, can matter.
             text = self._text(node)
             if redirects or "vllm" in text:
-                prefix, args, stdin = self._command_parts(node, redirects)
+                prefix, args, stdin = self._command_parts(kids, redirects)
                 if "$(" in text or "`" in text:
                     for c in args:
                         self._walk_substitutions(c)
                 if stdin:
                     self._stdin_scripts(node, stdin)
             return
-        prefix, args, stdin = self._command_parts(node, redirects)
-        outs: list[_Out] = []
-        for c in [_name_word(name_node)] + args:
-            outs.extend(self._words(c))
+        prefix, args, stdin = self._command_parts(kids, redirects)
+        args.insert(0, _name_word(name_node))
+        words, special = self._argv(args)
         env = self._env(prefix)
-        words = [o.word for o in outs]
         launches = find_launches(words, form=self.form, env=env, expand=self._inner_expand())
         for launch in launches:
-            self._adopt(launch, self._a(node), self._b(node), words, outs)
+            self._adopt(launch, self._a(node), self._b(node), words, special)
         if stdin and not launches:
             self._stdin_scripts(node, stdin, words)
 
-    def _command_parts(self, node: Node, redirects: list[Node]) -> tuple[list[Node], list[Node], list[Node]]:
-        """(env prefixes, arguments, redirections) of a command node."""
+    def _command_parts(self, kids: list[Node], redirects: list[Node]) -> tuple[list[Node], list[Node], list[Node]]:
+        """(env prefixes, arguments, redirections) of a command node's named children."""
         prefix: list[Node] = []
         args: list[Node] = []
         stdin: list[Node] = list(redirects)
         seen_name = False
-        for c in node.named_children:
+        for c in kids:
             t = c.type
             if t == "variable_assignment" and not seen_name:
                 prefix.append(c)
@@ -1238,8 +1240,10 @@ class _Walker:
     def _inner_expand(self) -> str:
         return "github" if self.expand == "github" else "shell"
 
-    def _env(self, prefix: list[Node]) -> dict[str, EnvVar]:
+    def _env(self, prefix: list[Node]) -> Env:
         """The environment a command sees: exported variables and its prefixes."""
+        if not prefix:
+            return self._exported_env()
         env = Env.over(self._exported_env())
         for p in prefix:
             kids = p.children
@@ -1255,18 +1259,22 @@ class _Walker:
             env[name] = EnvVar(name, b.joined().text if b.exact else None, self._span(p), b.exact)
         return env
 
-    def _adopt(self, launch: Launch, a: int, b: int, words: list[Word], outs: list[_Out]) -> None:
-        """Finish a launch found in the command at ``[a, b)`` of this text."""
+    def _adopt(self, launch: Launch, a: int, b: int, words: list[Word], special: dict[int, _Out]) -> None:
+        """Finish a launch found in the command at ``[a, b)`` of this text.
+
+        ``special``: the words that may hide several (opaque) or use unset
+        variables, by id (see ``_argv``)."""
         self.launches.append(launch)
-        by_id = {id(o.word): o for o in outs}
         if not words or launch.span.start != words[0].span.start:
             self._explain_hidden(launch)
             return  # found inside a nested script, which finished it
-        launch.span = self._doc_span(a, b).cover(launch.span)
+        launch.span = cover(self._doc_span(a, b), launch.span)
         self.direct.append(launch)
+        if not special:
+            return
         args: list[Word] = []
         for w in launch.args:
-            out = by_id.get(id(w))
+            out = special.get(id(w))
             if out is not None and out.opaque:
                 launch.opaque.append(w)
                 continue
@@ -1315,8 +1323,8 @@ class _Walker:
             return "single-line"
         a = self._local(launch.entry_span.start)
         b = self._local(launch.args[-1].span.end)
-        chunk = self.src[a:b]
-        return "multiline-backslash" if "\\\n" in chunk or "\\\r\n" in chunk else "single-line"
+        src = self.src
+        return "multiline-backslash" if src.find("\\\n", a, b) >= 0 or src.find("\\\r\n", a, b) >= 0 else "single-line"
 
     # -- scripts inside scripts ---------------------------------------------------------
 
@@ -1432,13 +1440,10 @@ class _Walker:
         name = self._text(run[0])
         if not (could_start_launch(name) or "$" in name):
             return
-        outs: list[_Out] = []
-        for c in [_name_word(run[0])] + run[1:]:
-            outs.extend(self._words(c))
-        words = [o.word for o in outs]
+        words, special = self._argv([_name_word(run[0])] + run[1:])
         a, b = self._a(run[0]), self._b(run[-1])
         for launch in find_launches(words, form=self.form, env=self._env([]), expand=self._inner_expand()):
-            self._adopt(launch, a, b, words, outs)
+            self._adopt(launch, a, b, words, special)
 
     def _attach_errors(self, root: Node) -> None:
         """Syntax errors that touch a launch become its problems.
@@ -1547,12 +1552,32 @@ class _Walker:
         """The argv words one shell word node expands to (zero, one or several)."""
         fast = self._plain_word(node)
         if fast is not None:
-            return [fast]
+            return [_Out(fast)]
         b = _Builder(whole=_is_whole_expansion(node))
         self._add(node, b, quoted=False)
         return self._finish_word(b, node)
 
-    def _plain_word(self, node: Node) -> _Out | None:
+    def _argv(self, nodes: list[Node]) -> tuple[list[Word], dict[int, _Out]]:
+        """The argv of a command's word nodes, and by id the words ``_adopt``
+        must look at again (opaque, or using unset variables).
+
+        The per-command path of every script: most words are plain, and
+        need no ``_Out`` around them."""
+        words: list[Word] = []
+        special: dict[int, _Out] = {}
+        plain = self._plain_word
+        for c in nodes:
+            w = plain(c)
+            if w is not None:
+                words.append(w)
+                continue
+            for out in self._words(c):
+                words.append(out.word)
+                if out.opaque or out.unset:
+                    special[id(out.word)] = out
+        return words, special
+
+    def _plain_word(self, node: Node) -> Word | None:
         """The common case without a builder: a literal word, ``"text"`` or ``'text'``.
 
         Most words of a script are written as they are received; reading
@@ -1582,11 +1607,11 @@ class _Walker:
         if "\\" in text or (t == "word" and text.startswith("~")) or self.unknown:
             return None
         if self.offs is None:
-            span = Span(self.base + a, self.base + b)
-            return _Out(Word(text, span, self.base + ia))
+            base = self.base
+            return Word(text, Span(base + a, base + b), base + ia)
         offs = self.offs
         span = Span(offs[a], max(offs[a], offs[b]))
-        return _Out(Word(text, span, -1, list(offs[ia : ib + 1])))
+        return Word(text, span, -1, list(offs[ia : ib + 1]))
 
     def _finish_word(self, b: _Builder, node: Node) -> list[_Out]:
         span = self._span(node)
@@ -2008,8 +2033,8 @@ def _error_nodes(n: Node) -> list[Node]:
 
 def _name_word(node: Node) -> Node:
     """The word inside a ``command_name`` node."""
-    if node.type == "command_name" and node.named_children:
-        return node.named_children[0]
+    if node.type == "command_name" and node.named_child_count:
+        return node.named_child(0)
     return node
 
 

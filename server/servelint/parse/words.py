@@ -159,6 +159,19 @@ def join_words(words: Iterable[Word], sep: str = " ") -> MStr:
     return out
 
 
+def cover(a: Span, b: Span) -> Span:
+    """``a.cover(b)``, reusing ``a`` or ``b`` when one already covers the other.
+
+    Finding a launch covers a few spans per command, and nearly always one
+    holds the other: a new ``Span`` (a frozen dataclass, slow to build) is
+    then not needed."""
+    if a.start <= b.start and b.end <= a.end:
+        return a
+    if b.start <= a.start and a.end <= b.end:
+        return b
+    return a.cover(b)
+
+
 def basename(text: str) -> str:
     """``/usr/bin/python3`` → ``python3``."""
     return text.rsplit("/", 1)[-1]
