@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from functools import lru_cache
 
 from ..diagnostics import Fix, Severity
@@ -17,6 +16,10 @@ def nearest(name: str, candidates: list[str], n: int = 3) -> list[str]:
 
 @lru_cache(maxsize=4096)
 def _nearest(name: str, candidates: tuple[str, ...], n: int) -> tuple[str, ...]:
+    # Imported here: a check that meets no unknown flag skips difflib (~4M
+    # instructions of a cold one).
+    import difflib
+
     # difflib over a release's ~500 option strings costs milliseconds, and an
     # editor re-lints the same unknown flag on every keystroke.
     return tuple(difflib.get_close_matches(name, candidates, n=n, cutoff=0.72))
