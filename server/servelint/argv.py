@@ -135,6 +135,11 @@ class Invocation:
     config_file: str | None = None
     env: dict[str, EnvVar] = field(default_factory=dict)
     _last: "tuple[int, dict[str, Flag]] | None" = field(default=None, repr=False, compare=False)
+    _by_dest: "tuple[int, dict[str, list[Flag]]] | None" = field(default=None, repr=False, compare=False)
+    # What rules derive from the flags (a value, the merged speculative
+    # config), computed once per launch instead of once per rule asking;
+    # keyed with the flag count, like the indexes above.
+    derived: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def version(self) -> str:
@@ -145,7 +150,15 @@ class Invocation:
         return self.model.text if self.model is not None else DEFAULT_MODEL
 
     def flags_for(self, dest: str) -> list[Flag]:
-        return [f for f in self.flags if f.option is not None and f.option.dest == dest]
+        n = len(self.flags)
+        if self._by_dest is None or self._by_dest[0] != n:
+            index: dict[str, list[Flag]] = {}
+            for f in self.flags:
+                if f.option is not None:
+                    index.setdefault(f.option.dest, []).append(f)
+            self._by_dest = (n, index)
+        # A copy: callers may sort or extend what they get.
+        return list(self._by_dest[1].get(dest, ()))
 
     def last(self, dest: str) -> Flag | None:
         """The flag that decides ``dest``: argparse keeps the last one."""

@@ -19,6 +19,7 @@ import hashlib
 import logging
 import os
 import stat
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable
 
@@ -143,6 +144,9 @@ class Engine:
         self.rule_evaluations = 0
         self.launch_evaluations = 0
         self._rule_lists: dict[tuple, list[Rule]] = {}
+        # Kept for a whole `check` run; an editor's engine forgets them after
+        # each lint, so a model downloaded meanwhile is seen.
+        self._models = _Models()
 
     # -- records -------------------------------------------------------------
 
@@ -173,13 +177,16 @@ class Engine:
 
     def lint(self, path: str, text: str, language_id: str | None = None, settings: Settings | None = None) -> LintResult:
         settings = settings or self.settings
+        if self.incremental:
+            self._models.clear()
         if len(text) > MAX_DOCUMENT_CHARS:
             # Not even a line index: that alone is a second of work on 50 MB.
             self._previous.pop(path, None)
             return LintResult(path, SourceText(""), ParsedDocument(path=path, form=None),
                               [too_large(path, f"{len(text):,} characters")], [])
-        source = SourceText(text)
         previous = self._previous.get(path)
+        edit = _Edit(*edit_range(previous.source.text, text)) if previous is not None else None
+        source = SourceText(text, edited=None if edit is None else (previous.source, edit.start, edit.old_end, edit.new_end))
         try:
             parsed = parse_document(path, text, language_id, previous.parsed if previous else None)
         except Exception as exc:  # a parser bug must not take the editor down
@@ -204,8 +211,17 @@ class Engine:
         # A launch whose text did not change (maybe moved) is found by its key;
         # one that changed is compared rule by rule with the launch that had
         # its place.
-        by_key = _LazyIndex(old_launches)
-        edit = _Edit(*edit_range(previous.source.text, text)) if previous is not None else None
+        by_key = _LazyIndex(old_launches, len(parsed.launches) - len(old_launches))
+        # Whether each launch the edit left alone keeps the release it had:
+        # the same hints around it, and (if it was decided by a hint written
+        # elsewhere) that hint still on the line the reason names.
+        if (previous is not None and previous.settings == settings
+                and _same_hints(previous.parsed.release_hints, parsed.release_hints, edit)):
+            lines_kept = (previous.source.text.count("\n", edit.start, edit.old_end)
+                          == text.count("\n", edit.start, edit.new_end))
+            stable = _Stable(edit, lines_kept)
+        else:
+            stable = None
         # The --config word of each launch, as the parser found it (a moved
         # launch's words are then not read just to look for one).
         refs: dict[int, Word] = {}
@@ -218,7 +234,7 @@ class Engine:
             old = old_launches[i] if i < len(old_launches) else None
             try:
                 res = self._lint_launch(path, source, parsed, launch, old, settings, sources, by_key, edit, refs,
-                                        twins)
+                                        twins, i, stable)
             except Exception as exc:  # one launch servelint cannot read must not hide the others
                 _log_failure(exc, "reading a launch failed on %s", path)
                 diagnostics.append(Diagnostic(
@@ -339,12 +355,31 @@ class Engine:
 
     def _lint_launch(self, path, source, parsed, launch, old, settings, sources, by_key=None,
                      edit: "_Edit | None" = None, refs: dict | None = None,
-                     twins: dict | None = None) -> LaunchResult:
-        inherited = None
-        if launch.entry is Entry.CONFIG_FILE:
-            inherited = self.config_releases.get(os.path.normpath(os.path.abspath(path)))
-        release = choose(parsed, launch, setting=settings.vllm_version, inherited=inherited,
-                         use_installed=settings.use_installed_vllm, line_of=source.line_of)
+                     twins: dict | None = None, index: int = 0, stable: "_Stable | None" = None) -> LaunchResult:
+        # The re-parse knows this launch from the last parse: the same object
+        # (the edit is below it) or the same words moved by an edit above it.
+        prev = by_key.of_launch(launch, index, launch.moved_from) if by_key else None
+        release = None
+        if prev is not None and stable is not None and launch.entry is not Entry.CONFIG_FILE:
+            release = stable.release(prev.release)
+            if (release is prev.release and refs is not None and id(launch) not in refs
+                    and prev.key[-4:] == (release.version, release.reason, "", settings)):
+                # The common case of a keystroke elsewhere: no config file to
+                # read again, the same release; the findings stand as they are
+                # or moved with the text.
+                reused = _relocated(prev, path, launch, edit)
+                if reused is prev.diagnostics and prev.launch is launch:
+                    return prev  # untouched: nothing to copy
+                if reused is not None:
+                    return LaunchResult(launch, release, prev._invocation if reused is prev.diagnostics else None,
+                                        reused, prev.by_rule, prev.key, launch.span.start,
+                                        prev._reread if reused is prev.diagnostics else self._reader(launch, release))
+        if release is None:
+            inherited = None
+            if launch.entry is Entry.CONFIG_FILE:
+                inherited = self.config_releases.get(os.path.normpath(os.path.abspath(path)))
+            release = choose(parsed, launch, setting=settings.vllm_version, inherited=inherited,
+                             use_installed=settings.use_installed_vllm, line_of=source.line_of)
         ref = refs.get(id(launch)) if refs is not None else next(iter(config_refs(launch)), None)
         ref, cfg_launch, config_state, config_path = self._load_config(path, ref, release, sources)
         if config_path:
@@ -353,26 +388,20 @@ class Engine:
             self.config_releases[config_path] = release
         base = launch.span.start
         context = (release.version, release.reason, config_state, settings)
-        kn = knowledge.load(release.version)
+        read = self._reader(launch, release, cfg_launch, config_state, config_path)
 
-        def read() -> "argv.Invocation":
-            return self._read(launch, kn, cfg_launch, config_state, config_path)
-
-        if by_key:
-            # The re-parse knows this launch from the last parse: the same
-            # object (the edit is below it) or the same words moved by an
-            # edit above it.  Its findings stand if the release, the config
-            # file and the settings are the same too; no need to compare words.
-            prev = by_key.of_launch(launch)
-            if prev is None and launch.moved_from is not None:
-                prev = by_key.of_launch(launch.moved_from)
-            if prev is not None and prev.key[-4:] == context:
-                reused = _relocated(prev, path, launch, edit)
-                if reused is not None:
-                    if reused is prev.diagnostics:
-                        return LaunchResult(launch, release, prev._invocation, reused, prev.by_rule, prev.key, base,
-                                            prev._reread)
-                    return LaunchResult(launch, release, None, reused, prev.by_rule, prev.key, base, read)
+        if prev is not None and prev.key[-4:] == context:
+            # A launch the re-parse carried over keeps its findings if the
+            # release, the config file and the settings are the same too; no
+            # need to compare words.
+            reused = _relocated(prev, path, launch, edit)
+            if reused is not None:
+                if reused is prev.diagnostics:
+                    if prev.launch is launch and prev.release is release:
+                        return prev  # untouched: nothing to copy
+                    return LaunchResult(launch, release, prev._invocation, reused, prev.by_rule, prev.key, base,
+                                        prev._reread)
+                return LaunchResult(launch, release, None, reused, prev.by_rule, prev.key, base, read)
         key = self._launch_key(source, launch) + context
         twin = twins.get(key) if twins is not None else None
         if twin is not None:
@@ -400,7 +429,7 @@ class Engine:
             pass
 
         ctx = Context(inv, path=path, base_dir=os.path.dirname(os.path.abspath(path)),
-                      target=settings.target, resolve_model=_resolve_model,
+                      target=settings.target, resolve_model=self._models,
                       text_of=lambda p: sources[p].text if p in sources else None)
         by_rule: dict[str, tuple[tuple, list[Diagnostic], Span]] = {}
         old_rules = old.by_rule if old is not None else {}
@@ -412,7 +441,11 @@ class Engine:
                     inputs = _Inputs(inv, base)
                 sig = _signature(rule, inputs, release, settings)
                 prev = old_rules.get(rule.name)
-                if prev is not None and prev[0] == sig:
+                # A finding's own place is a word the rule read, but a fix
+                # may also point where the launch ends or between words it
+                # did not read (insert after the last flag): one typed
+                # character moves those, so a rule with fixes runs again.
+                if prev is not None and prev[0] == sig and not any(d.fixes for d in prev[1]):
                     diags = _within(prev[1], path, prev[2], launch.span)
             if diags is None:
                 self.rule_evaluations += 1
@@ -424,6 +457,13 @@ class Engine:
         if twins is not None:
             twins.setdefault(key, result)
         return result
+
+    def _reader(self, launch: Launch, release: ReleaseChoice, cfg_launch=None, config_state: str = "",
+                config_path=None) -> "Callable[[], argv.Invocation]":
+        """Reads ``launch`` with ``release``'s parser when called (a launch
+        that only moved is read again only if someone asks)."""
+        kn = knowledge.load(release.version)
+        return lambda: self._read(launch, kn, cfg_launch, config_state, config_path)
 
     def _rules_for(self, version: str, settings: Settings) -> list[Rule]:
         """The rules that run on a launch of ``version`` under ``settings``."""
@@ -569,10 +609,15 @@ def _dedupe_fixes(fixes: list) -> list:
 
 class _LazyIndex:
     """The last lint's launch results, found by key or by launch object; each
-    index is built on first use (a keystroke usually needs neither)."""
+    index is built on first use (a keystroke usually needs neither).
 
-    def __init__(self, results: list[LaunchResult]) -> None:
+    ``shift``: how many launches the new parse has more than the last one.
+    A re-parse keeps the launches above an edit at their index and moves
+    those below it by ``shift``, so a launch is looked for there first."""
+
+    def __init__(self, results: list[LaunchResult], shift: int = 0) -> None:
         self.results = results
+        self.shift = shift
         self._by_key: dict | None = None
         self._by_launch: dict | None = None
 
@@ -588,11 +633,25 @@ class _LazyIndex:
         key in self  # noqa: B015 - builds the index
         return self._by_key[key]
 
-    def of_launch(self, launch: Launch) -> LaunchResult | None:
+    def of_launch(self, launch: Launch, index: int | None = None, moved_from: Launch | None = None
+                  ) -> LaunchResult | None:
+        """The result of ``launch`` (or of ``moved_from``, the launch it was
+        before an edit moved it), now at ``index``."""
+        wanted = (launch,) if moved_from is None else (launch, moved_from)
+        if index is not None:
+            results = self.results
+            for j in (index, index - self.shift):
+                if 0 <= j < len(results):
+                    had = results[j].launch
+                    if had is launch or (moved_from is not None and had is moved_from):
+                        return results[j]
         if self._by_launch is None:
             self._by_launch = {id(r.launch): r for r in self.results}
-        got = self._by_launch.get(id(launch))
-        return got if got is not None and got.launch is launch else None
+        for one in wanted:
+            got = self._by_launch.get(id(one))
+            if got is not None and got.launch is one:
+                return got
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -603,6 +662,49 @@ class _Edit:
     start: int
     old_end: int
     new_end: int
+
+
+class _Stable:
+    """Release choices that an edit leaving the document's release hints as
+    they were cannot change (``release`` answers for one launch)."""
+
+    __slots__ = ("edit", "lines_kept")
+
+    def __init__(self, edit: _Edit, lines_kept: bool) -> None:
+        self.edit, self.lines_kept = edit, lines_kept
+
+    def release(self, before: ReleaseChoice) -> ReleaseChoice | None:
+        """``before`` if it still holds for its launch, else None (choose again).
+
+        With the same hints in the same order, the same one decides; only
+        the line a reason names can have changed, when the edit added or
+        removed lines above that hint."""
+        if before.span is None or self.lines_kept or before.span.end <= self.edit.start:
+            return before
+        return None
+
+
+def _same_hints(old: list, new: list, edit: _Edit) -> bool:
+    """Whether ``new`` is ``old`` with every hint where the edit moved it
+    (none typed, deleted or changed)."""
+    if old is new:
+        return True
+    if len(old) != len(new):
+        return False
+    delta = edit.new_end - edit.old_end
+    for a, b in zip(old, new):
+        if (a.kind, a.version, a.text) != (b.kind, b.version, b.text):
+            return False
+        sa, sb = a.span, b.span
+        if sa.end <= edit.start and not (sa.end == edit.start == sa.start):
+            if sb != sa:
+                return False
+        elif sa.start >= edit.old_end:
+            if (sb.start, sb.end) != (sa.start + delta, sa.end + delta):
+                return False
+        else:
+            return False
+    return True
 
 
 def _relocated(prev: LaunchResult, path: str, launch: Launch, edit: _Edit | None) -> list[Diagnostic] | None:
@@ -634,12 +736,14 @@ def _relocated(prev: LaunchResult, path: str, launch: Launch, edit: _Edit | None
             return prev.diagnostics
         return None
     out = []
+    changed = False
     for d in prev.diagnostics:
         moved = _moved(d, path, mv)
         if moved is None:
             return None
+        changed = changed or moved is not d
         out.append(moved)
-    return out
+    return out if changed else prev.diagnostics
 
 
 def _within(diags: list[Diagnostic], path: str, made: Span, now: Span) -> list[Diagnostic] | None:
@@ -688,6 +792,8 @@ def _moved(d: Diagnostic, path: str, mv) -> Diagnostic | None:
         return got
 
     try:
+        if all(m(s, p) is s for p, s in _places(d)):
+            return d  # above the edit: nothing to copy
         return replace(
             d,
             span=m(d.span, d.path),
@@ -760,28 +866,85 @@ def _signature(rule: Rule, inputs: _Inputs, release: ReleaseChoice, settings: Se
     return tuple(parts)
 
 
-def _resolve_model(inv: "argv.Invocation", base_dir: str | None):
-    from .knowledge.models import resolve_model
+class _LaunchEnv(Mapping):
+    """The environment a launch's model is resolved in: its own variables
+    over the process's, neither copied (a script can export thousands), and
+    every name looked up recorded, so that a resolution can be reused for a
+    launch whose environment agrees on those names."""
 
-    if inv.model is not None and not inv.model.exact:
-        return None
-    env = dict(os.environ)
-    for name, var in inv.env.items():
-        if var.value is not None:
-            env[name] = var.value
-    overrides = None
-    flag = inv.last("hf_overrides")
-    if flag is not None and flag.values:
-        import json
+    __slots__ = ("_vars", "reads")
 
+    def __init__(self, variables: Mapping) -> None:
+        self._vars = variables
+        self.reads: dict[str, str | None] | None = {}  # None: read whole, not reusable
+
+    def __getitem__(self, name: str) -> str:
+        var = self._vars.get(name)
+        value = var.value if var is not None and var.value is not None else os.environ.get(name)
+        if self.reads is not None:
+            self.reads[name] = value
+        if value is None:
+            raise KeyError(name)
+        return value
+
+    def __iter__(self):
+        self.reads = None
+        names = {name for name, var in self._vars.items() if var.value is not None}
+        return iter(names | set(os.environ))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+class _Models:
+    """Model resolutions (local files, the Hugging Face cache, the table),
+    each kept with the environment values it read: the launches of a
+    manifest or a repository name the same few models."""
+
+    def __init__(self) -> None:
+        self._found: dict[tuple, list[tuple[tuple, object]]] = {}
+
+    def clear(self) -> None:
+        self._found.clear()
+
+    def __call__(self, inv: "argv.Invocation", base_dir: str | None):
+        from .knowledge.models import resolve_model
+
+        if inv.model is not None and not inv.model.exact:
+            return None
+        flag = inv.last("hf_overrides")
+        written = flag.values[0].text if flag is not None and flag.values else None
+        key = (inv.model_name, base_dir, written)
+        seen = self._found.setdefault(key, [])
+        for reads, found in seen:
+            if all(_env_value(inv, name) == value for name, value in reads):
+                return found
+        overrides = None
+        if written is not None:
+            import json
+
+            try:
+                overrides = json.loads(written)
+            except (ValueError, RecursionError):
+                overrides = None
+            if not isinstance(overrides, dict):
+                overrides = None
+        env = _LaunchEnv(inv.env)
         try:
-            overrides = json.loads(flag.values[0].text)
-        except (ValueError, RecursionError):
-            overrides = None
-        if not isinstance(overrides, dict):
-            overrides = None
-    try:
-        return resolve_model(inv.model_name, base_dir=base_dir, env=env, hf_overrides=overrides)
-    except Exception:  # resolution is best effort; rules then stay silent
-        log.exception("model resolution failed for %r", inv.model_name)
-        return None
+            found = resolve_model(inv.model_name, base_dir=base_dir, env=env, hf_overrides=overrides)
+        except Exception:  # resolution is best effort; rules then stay silent
+            log.exception("model resolution failed for %r", inv.model_name)
+            return None
+        if env.reads is not None and len(seen) < 8:
+            seen.append((tuple(env.reads.items()), found))
+        return found
+
+
+def _env_value(inv: "argv.Invocation", name: str) -> str | None:
+    var = inv.env.get(name)
+    return var.value if var is not None and var.value is not None else os.environ.get(name)
+
+
+def _resolve_model(inv: "argv.Invocation", base_dir: str | None):
+    """One launch's model resolution, remembering nothing (for tests and tools)."""
+    return _Models()(inv, base_dir)

@@ -78,3 +78,39 @@ def test_incremental_equals_fresh(form: str, seed: int) -> None:
         got = _seen(engine.lint(path, text))
         want = _seen(Engine(SETTINGS).lint(path, text))
         assert got == want, f"step {step}:\n{text}"
+
+
+def _pinned(rng: random.Random, n: int) -> str:
+    # No directive: each launch takes the release named nearest above it,
+    # and the reason names that line, so lines typed above a pin move it.
+    out = ["#!/bin/sh"]
+    for i in range(n):
+        if rng.random() < 0.4:
+            out.append(rng.choice(["pip install vllm==0.28.0", "# vllm==0.30.0", "pip install 'vllm==0.33.0'"]))
+        out.append(f"vllm serve Qwen/Qwen3-8B --use-replayssm --port {8000 + i}")
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_release_choices_follow_edits(seed: int) -> None:
+    # An edit that leaves the hints alone keeps each launch's release without
+    # choosing it again; these edits type and delete lines, hints and
+    # characters inside hints, and every launch's release (version and the
+    # reason the hover shows) must be the fresh lint's.
+    rng = random.Random(seed)
+    text = _pinned(rng, 20)
+    path = "/work/pinned.sh"
+    engine = Engine(SETTINGS)
+    engine.lint(path, text)
+    inserts = ["\n", "x", "# vllm==0.29.0\n", "pip install vllm==0.31.0\n", "1", "echo\n"]
+    for step in range(80):
+        at = rng.randrange(len(text) + 1)
+        if rng.random() < 0.55:
+            text = text[:at] + rng.choice(inserts) + text[at:]
+        else:
+            text = text[:at] + text[at + rng.randrange(1, 4):]
+        got = engine.lint(path, text)
+        want = Engine(SETTINGS).lint(path, text)
+        assert _seen(got) == _seen(want), f"step {step}:\n{text}"
+        assert ([(r.launch.span, r.release.version, r.release.reason) for r in got.launches]
+                == [(r.launch.span, r.release.version, r.release.reason) for r in want.launches]), f"step {step}:\n{text}"

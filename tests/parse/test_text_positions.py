@@ -39,3 +39,30 @@ def test_an_ascii_text_has_code_point_columns_on_a_long_line() -> None:
     at = text.rindex("--port")
     assert src.position(at) == (1, at - len("#!/bin/sh\n"))
     assert src.offset_at(1, 10**9) == len(text) - 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_line_index_derived_through_edits_answers_as_a_fresh_one(seed: int) -> None:
+    # The engine derives each keystroke's line index from the previous one;
+    # every answer must be the one a fresh index of the same text gives,
+    # however many edits (and rebuilds) lie in between.
+    from servelint.text import edit_range
+
+    rng = random.Random(seed)
+    pieces = ["a", " ", "\n", "\n\n", "é", "😀", "--port 1", "\r\n" if seed == 5 else "b"]
+    text = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 200)))
+    src = SourceText(text)
+    src.line_count  # noqa: B018 - an editor's first lint has its positions read
+    for _ in range(150):
+        a = rng.randrange(0, len(text) + 1)
+        b = min(len(text), a + rng.choice([0, 0, 1, 2, 10]))
+        new = text[:a] + "".join(rng.choice(pieces) for _ in range(rng.choice([0, 1, 1, 3]))) + text[b:]
+        src = SourceText(new, edited=(src, *edit_range(text, new)))
+        text = new
+        fresh = SourceText(text)
+        assert src.line_count == fresh.line_count
+        for line in range(fresh.line_count):
+            assert src.line_start(line) == fresh.line_start(line), (line, text)
+            assert src.line_end(line) == fresh.line_end(line)
+        for offset in range(len(text) + 1):
+            assert src.position(offset) == fresh.position(offset), (offset, text)

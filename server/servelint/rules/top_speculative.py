@@ -12,14 +12,13 @@ is not read.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from ..diagnostics import Severity
 from ..values import effective
 from . import top_facts as tf
 from . import vllm_state as st
-from .base import Context, Finding, Rule
+from .base import Context, Finding, Rule, Value
 
 _READS = frozenset({"speculative_config", "spec_method", "spec_model", "spec_tokens"})
 
@@ -34,12 +33,14 @@ _NO_TOKENS = {None, "draft_model", "eagle", "eagle3", "dflash", "ngram", "ngram_
 _MODEL_FREE = {"ngram", "ngram_gpu", "suffix", "custom_class", "extract_hidden_states"}
 
 
-@dataclass
-class Spec:
+class Spec(Value):
     """The dict ``SpeculativeConfig`` gets, and the flags that wrote it."""
 
-    values: dict
-    flags: list = field(default_factory=list)
+    _fields = ("values", "flags")
+
+    def __init__(self, values: dict, flags: list | None = None) -> None:
+        self.values = values
+        self.flags = [] if flags is None else flags
 
     def get(self, key: str) -> Any:
         return self.values.get(key)
@@ -50,6 +51,16 @@ class Spec:
 
 
 def spec(ctx: Context) -> Spec | None:
+    """The merged speculative config, or None (none, or not known); the
+    same object for every rule of a launch (not to be changed)."""
+    inv = ctx.invocation
+    key = (spec, len(inv.flags))
+    if key not in inv.derived:
+        inv.derived[key] = _spec(ctx)
+    return inv.derived[key]
+
+
+def _spec(ctx: Context) -> Spec | None:
     """The merged speculative config, or None (none, or not known).
 
     ``create_speculative_config`` (engine/arg_utils.py 0.33.0:2100): a

@@ -17,19 +17,17 @@ and ``--mamba-block-size`` facts also hold for 0.25.0/0.26.0 as noted.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..values import check_value, effective, human_readable_int
-from .base import version_key
+from .base import FrozenValue, version_key
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..argv import Flag, Invocation
     from .base import Context
 
 
-@dataclass(frozen=True, slots=True)
-class Derived:
+class Derived(FrozenValue):
     """A value vLLM ends up with, and how servelint knows it.
 
     ``value`` None means unknown.  ``how`` is "flag" (written in the launch),
@@ -39,10 +37,14 @@ class Derived:
     decided the value, for ``related`` locations and fixes.
     """
 
-    value: Any
-    how: str = "unknown"
-    why: str = ""
-    flags: tuple = field(default=())
+    __slots__ = _fields = ("value", "how", "why", "flags")
+
+    def __init__(self, value: Any, how: str = "unknown", why: str = "", flags: tuple = ()) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "value", value)
+        setattr_(self, "how", how)
+        setattr_(self, "why", why)
+        setattr_(self, "flags", flags)
 
     @property
     def known(self) -> bool:
@@ -81,6 +83,14 @@ def value_of(inv: "Invocation", dest: str) -> Derived:
     Unknown when the deciding flag's value is not known from the file or is
     one argparse rejects (another rule reports that).
     """
+    key = (value_of, dest, len(inv.flags))
+    got = inv.derived.get(key)
+    if got is None:
+        got = inv.derived[key] = _value_of(inv, dest)
+    return got
+
+
+def _value_of(inv: "Invocation", dest: str) -> Derived:
     flag = last_flag(inv, dest)
     opt = inv.knowledge.by_dest.get(dest)
     if flag is None:
@@ -358,8 +368,7 @@ def _supports_mamba_prefix_caching(ctx: "Context") -> bool | None:
 # ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Speculation:
+class Speculation(FrozenValue):
     """``VllmConfig.num_speculative_tokens`` and what set it.
 
     ``active`` None: servelint cannot tell.  ``tokens`` is the explicit
@@ -368,10 +377,15 @@ class Speculation:
     config/speculative.py).
     """
 
-    active: bool | None
-    tokens: int | None = None
-    method: str | None = None
-    flags: tuple = ()
+    __slots__ = _fields = ("active", "tokens", "method", "flags")
+
+    def __init__(self, active: bool | None, tokens: int | None = None, method: str | None = None,
+                 flags: tuple = ()) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "active", active)
+        setattr_(self, "tokens", tokens)
+        setattr_(self, "method", method)
+        setattr_(self, "flags", flags)
 
 
 def speculation(inv: "Invocation") -> Speculation:
@@ -716,13 +730,16 @@ _MAX_LEN_KEYS = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class MaxLen:
+class MaxLen(FrozenValue):
     """``ModelConfig.max_model_len``: exact when written, else a best guess."""
 
-    value: int | None
-    exact: bool
-    flag: Any = None
+    __slots__ = _fields = ("value", "exact", "flag")
+
+    def __init__(self, value: int | None, exact: bool, flag: Any = None) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "value", value)
+        setattr_(self, "exact", exact)
+        setattr_(self, "flag", flag)
 
 
 def max_model_len(ctx: "Context") -> MaxLen:
