@@ -56,6 +56,45 @@ class Finding:
     path: str | None = None  # None: the document being linted
 
 
+class Value:
+    """A value object of the rules, compared and shown like a dataclass
+    over the names in ``_fields``.  Not a @dataclass: making one compiles
+    its generated methods at import, ~1 ms per class of a cold check whose
+    whole budget is 150 ms.  Unhashable, like a dataclass with ``eq``."""
+
+    __slots__ = ()
+    _fields: ClassVar[tuple[str, ...]] = ()
+
+    def _key(self) -> tuple:
+        return tuple(getattr(self, f) for f in self._fields)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() == other._key()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}({', '.join(f'{f}={getattr(self, f)!r}' for f in self._fields)})"
+
+
+class FrozenValue(Value):
+    """A ``Value`` that cannot change after ``__init__`` (which sets its
+    fields with ``object.__setattr__``), hashable, like a frozen dataclass."""
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+
 class Rule:
     code: ClassVar[str]
     name: ClassVar[str]

@@ -33,13 +33,12 @@ with the message vLLM raises in that release.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable
 
 from ..diagnostics import Fix, Related, Severity
 from ..fixes.edits import remove_flags, rename_flag, set_value
 from . import vllm_state as st
-from .base import Context, Finding, Rule, version_key
+from .base import Context, Finding, Rule, Value, version_key
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..argv import Flag
@@ -76,18 +75,28 @@ KV = "replayssm-kv-connector"
 RECOVER = "replayssm-recoverssm"
 
 
-@dataclass
-class Problem:
-    """One failing check of ``validate_mamba_cached_kernel``."""
+class Problem(Value):
+    """One failing check of ``validate_mamba_cached_kernel``.
 
-    rule: str
-    message: str  # exactly what vLLM raises
-    key: str  # which raise (see _LINES)
-    partners: list = field(default_factory=list)  # written flags it is about
-    note: str = ""  # servelint's clause after the vLLM text
-    uses_arch: bool = False  # depends on the model's architecture
-    env: bool = False  # about VLLM_USE_V2_MODEL_RUNNER
-    fix: str | None = None  # see _fixes
+    ``message`` is exactly what vLLM raises; ``key`` says which raise (see
+    _LINES); ``partners`` are the written flags it is about; ``note`` is
+    servelint's clause after the vLLM text; ``uses_arch``: it depends on the
+    model's architecture; ``env``: it is about VLLM_USE_V2_MODEL_RUNNER;
+    ``fix``: see _fixes.
+    """
+
+    _fields = ("rule", "message", "key", "partners", "note", "uses_arch", "env", "fix")
+
+    def __init__(self, rule: str, message: str, key: str, partners: list | None = None, note: str = "",
+                 uses_arch: bool = False, env: bool = False, fix: str | None = None) -> None:
+        self.rule = rule
+        self.message = message
+        self.key = key
+        self.partners = [] if partners is None else partners
+        self.note = note
+        self.uses_arch = uses_arch
+        self.env = env
+        self.fix = fix
 
 
 def _variant(version: str) -> str | None:
