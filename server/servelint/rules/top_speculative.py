@@ -51,6 +51,16 @@ class Spec(Value):
 
 
 def spec(ctx: Context) -> Spec | None:
+    """The merged speculative config, or None (none, or not known); the
+    same object for every rule of a launch (not to be changed)."""
+    inv = ctx.invocation
+    key = (spec, len(inv.flags))
+    if key not in inv.derived:
+        inv.derived[key] = _spec(ctx)
+    return inv.derived[key]
+
+
+def _spec(ctx: Context) -> Spec | None:
     """The merged speculative config, or None (none, or not known).
 
     ``create_speculative_config`` (engine/arg_utils.py 0.33.0:2100): a

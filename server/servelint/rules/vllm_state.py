@@ -83,6 +83,14 @@ def value_of(inv: "Invocation", dest: str) -> Derived:
     Unknown when the deciding flag's value is not known from the file or is
     one argparse rejects (another rule reports that).
     """
+    key = (value_of, dest, len(inv.flags))
+    got = inv.derived.get(key)
+    if got is None:
+        got = inv.derived[key] = _value_of(inv, dest)
+    return got
+
+
+def _value_of(inv: "Invocation", dest: str) -> Derived:
     flag = last_flag(inv, dest)
     opt = inv.knowledge.by_dest.get(dest)
     if flag is None:
