@@ -645,6 +645,10 @@ class _LazyIndex:
                     had = results[j].launch
                     if had is launch or (moved_from is not None and had is moved_from):
                         return results[j]
+        if index is not None and moved_from is None:
+            # A launch the re-parse made anew (the edited one, or every one
+            # after a full parse) is in no earlier result: no index for it.
+            return None
         if self._by_launch is None:
             self._by_launch = {id(r.launch): r for r in self.results}
         for one in wanted:
