@@ -230,11 +230,15 @@ class Engine:
         # Launches of this lint by key: a file that repeats a launch word for
         # word (a generated matrix, a loop unrolled) checks it once.
         twins: dict[tuple, LaunchResult] = {}
+        # Per-rule signatures (what each rule read) are made from the first
+        # edit on: most launches of an open file are never edited, and
+        # describing them all costs a third of a big script's memory.
+        sign = self.reuse_rules and previous is not None
         for i, launch in enumerate(parsed.launches):
             old = old_launches[i] if i < len(old_launches) else None
             try:
                 res = self._lint_launch(path, source, parsed, launch, old, settings, sources, by_key, edit, refs,
-                                        twins, i, stable)
+                                        twins, i, stable, sign)
             except Exception as exc:  # one launch servelint cannot read must not hide the others
                 _log_failure(exc, "reading a launch failed on %s", path)
                 diagnostics.append(Diagnostic(
@@ -355,7 +359,8 @@ class Engine:
 
     def _lint_launch(self, path, source, parsed, launch, old, settings, sources, by_key=None,
                      edit: "_Edit | None" = None, refs: dict | None = None,
-                     twins: dict | None = None, index: int = 0, stable: "_Stable | None" = None) -> LaunchResult:
+                     twins: dict | None = None, index: int = 0, stable: "_Stable | None" = None,
+                     sign: bool = False) -> LaunchResult:
         # The re-parse knows this launch from the last parse: the same object
         # (the edit is below it) or the same words moved by an edit above it.
         prev = by_key.of_launch(launch, index, launch.moved_from) if by_key else None
@@ -436,7 +441,7 @@ class Engine:
         inputs = None
         for rule in self._rules_for(release.version, settings):
             diags = None
-            if self.reuse_rules:
+            if sign:
                 if inputs is None:
                     inputs = _Inputs(inv, base)
                 sig = _signature(rule, inputs, release, settings)
@@ -450,7 +455,7 @@ class Engine:
             if diags is None:
                 self.rule_evaluations += 1
                 diags = self._run_rule(rule, ctx, path, release, settings)
-            if self.reuse_rules:
+            if sign:
                 by_rule[rule.name] = (sig, diags, launch.span)
             diagnostics.extend(diags)
         result = LaunchResult(launch, release, inv, diagnostics, by_rule, key, base)
