@@ -6,10 +6,12 @@ never publishing for a version the editor has moved past) and how to hand the
 answers to the editor (push or pull diagnostics, code actions, hover,
 completion).
 
-Threading: the asyncio loop answers messages; every ``Engine`` call runs in
-one worker thread, so the engine (which keeps per-document state for
-incremental re-checking) is never entered twice at once.  Handlers only read
-``LintResult`` objects, which the engine does not mutate after returning them.
+Threading: the asyncio loop answers messages; ``Engine`` calls run in one
+worker thread, so the engine (which keeps per-document state for incremental
+re-checking) is never entered twice at once.  The one exception, a quick
+re-lint while the worker is idle, runs on the loop itself, where nothing else
+can enter the engine either.  Handlers only read ``LintResult`` objects,
+which the engine does not mutate after returning them.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ import gc
 import logging
 import os
 import re
+import stat
 import sys
+import threading
 import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
@@ -54,6 +58,9 @@ DEBOUNCE_S = 0.03
 BURST_GAP_S = 0.01
 # After this long without a lint the heap is collected in full (see _settle_heap).
 IDLE_GC_S = 2.0
+# A document whose last lint took less than this is linted on the event loop
+# itself when the worker is idle (see ServelintServer.lint).
+INLINE_LINT_S = 0.05
 
 
 @dataclass
@@ -89,8 +96,38 @@ class DocState:
     # completing a key while the YAML is half typed.
     config_release: str | None = None
     pending: asyncio.Task | None = None
+    # How long the last lint (and conversion) of this document took.
+    lint_s: float | None = None
     last_scheduled: float = 0.0
     inflight: tuple[int, asyncio.Future] | None = None
+
+
+class _Worker(ThreadPoolExecutor):
+    """The one thread the engine runs in, knowing whether it has work."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=1, thread_name_prefix="servelint-lint")
+        self._count_lock = threading.Lock()
+        self._unfinished = 0
+
+    def submit(self, fn, /, *args, **kwargs):
+        with self._count_lock:
+            self._unfinished += 1
+        try:
+            fut = super().submit(fn, *args, **kwargs)
+        except BaseException:
+            self._finished(None)
+            raise
+        fut.add_done_callback(self._finished)
+        return fut
+
+    def _finished(self, _fut) -> None:
+        with self._count_lock:
+            self._unfinished -= 1
+
+    @property
+    def idle(self) -> bool:
+        return self._unfinished == 0
 
 
 # Handler names that raise on purpose, so tests can check that a failing
@@ -147,7 +184,7 @@ class ServelintServer(LanguageServer):
         self.debounce = DEBOUNCE_S
         self.lints_running = 0
         self._idle_gc: asyncio.TimerHandle | None = None
-        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="servelint-lint")
+        self.executor = _Worker()
         # Open documents' texts for the lint running in the worker: a --config
         # file being edited is read from the editor, not from disk.
         self._overlay: dict[str, str] = {}
@@ -215,7 +252,9 @@ class ServelintServer(LanguageServer):
 
     def _lint_job(self, st: DocState, text: str, language_id: str | None, overlay: dict[str, str],
                   versions: dict[str, int | None], version: int | None):
-        """Runs in the worker: lint and convert to LSP (both CPU work)."""
+        """Lint and convert to LSP (both CPU work), in the worker or, for a
+        quick re-lint while it is idle, on the loop (see ``lint``)."""
+        started = time.perf_counter()
         self._overlay = overlay
         try:
             result = self.engine.lint(st.path, text, language_id, settings=self.settings_for(st.path))
@@ -223,6 +262,7 @@ class ServelintServer(LanguageServer):
             self._overlay = {}
         origins: list = []
         diags, rid, encoding = self.convert(st.path, result, version, versions, origins)
+        st.lint_s = time.perf_counter() - started
         return result, diags, rid, encoding, origins
 
     async def verified_fixes(self, result: LintResult, diags: list) -> list[set[int]]:
@@ -249,10 +289,10 @@ class ServelintServer(LanguageServer):
         """LSP diagnostics of ``result`` (and their id); ``origins`` receives
         the engine diagnostic each one was made from."""
         encoding = self.encoding
-        cache: dict[str, SourceText] = {}
+        sources: dict[str, SourceText] = {}
 
         def source_of(p: str) -> SourceText:
-            src = cache.get(p)
+            src = sources.get(p)
             if src is None:
                 base = result.source if p == result.path else result.sources.get(p)
                 if base is not None and base.encoding == encoding:
@@ -261,7 +301,7 @@ class ServelintServer(LanguageServer):
                     src = base
                 else:
                     src = SourceText(base.text if base is not None else (self._read_file(p) or ""), encoding)
-                cache[p] = src
+                sources[p] = src
             return src
 
         def version_of(p: str) -> int | None:
@@ -358,10 +398,21 @@ class ServelintServer(LanguageServer):
                 p = self.path_of(other_uri)
                 overlay[p] = other.source
                 versions[p] = other.version
+            job = (st, doc.source, doc.language_id, overlay, versions, version)
+            if st.lint_s is not None and st.lint_s < INLINE_LINT_S and self.executor.idle:
+                # A keystroke's re-lint is a few milliseconds; handing it to
+                # the worker and back cost two thread wake-ups and GIL
+                # hand-overs, as long again on a loaded machine.  Nothing
+                # else runs in the engine meanwhile (the worker is idle and
+                # the loop is here), and nothing can change the document.
+                result, diags, rid, encoding, origins = self._lint_job(*job)
+                self._accept(st, stamp, version, result, diags, rid, encoding, origins)
+                if publish:
+                    self._show(st)
+                self._settle_heap()
+                return st
             loop = asyncio.get_running_loop()
-            fut = loop.run_in_executor(
-                self.executor, self._lint_job, st, doc.source, doc.language_id, overlay, versions, version
-            )
+            fut = loop.run_in_executor(self.executor, self._lint_job, *job)
             st.inflight = (stamp, fut)
             self.lints_running += 1
             try:
@@ -381,22 +432,27 @@ class ServelintServer(LanguageServer):
                 # describe text that no longer exists.
                 self.log_info(f"dropped the lint of {uri} v{version}: the document changed meanwhile")
                 continue
-            st.result, st.result_stamp, st.result_version, st.encoding = result, stamp, version, encoding
-            st.latest = (diags, rid)
-            st.origins = origins
-            st.deps = frozenset(p for p in result.sources if p != st.path)
-            st.config_release = next(
-                (lr.release.version for lr in result.launches if lr.launch.entry is Entry.CONFIG_FILE), st.config_release
-            )
-            # From what the parse and the lint kept: a launch's invocation is
-            # read lazily, and reading each one here would undo the reuse.
-            st.has_config_ref = bool(result.parsed.config_refs)
-            st.waits_for_config = any(lr.config_state == "missing" for lr in result.launches)
+            self._accept(st, stamp, version, result, diags, rid, encoding, origins)
             if publish:
                 self._show(st)
             self._settle_heap()
             return st
         return None
+
+    def _accept(self, st: DocState, stamp: int, version: int | None, result: LintResult,
+                diags: list[types.Diagnostic], rid: str, encoding: str, origins: list) -> None:
+        """Make a lint of the document's current text its state."""
+        st.result, st.result_stamp, st.result_version, st.encoding = result, stamp, version, encoding
+        st.latest = (diags, rid)
+        st.origins = origins
+        st.deps = frozenset(p for p in result.sources if p != st.path)
+        st.config_release = next(
+            (lr.release.version for lr in result.launches if lr.launch.entry is Entry.CONFIG_FILE), st.config_release
+        )
+        # From what the parse and the lint kept: a launch's invocation is
+        # read lazily, and reading each one here would undo the reuse.
+        st.has_config_ref = bool(result.parsed.config_refs)
+        st.waits_for_config = any(lr.config_state == "missing" for lr in result.launches)
 
     def _settle_heap(self) -> None:
         """Keep the cyclic garbage collector off the keystroke path.
@@ -812,5 +868,83 @@ def run(mode: str = "stdio", host: str = "127.0.0.1", port: int = 2087) -> int:
             return 2
         server.start_ws(host, port)
     else:
-        server.start_io()
+        _start_io(server)
     return 0
+
+
+class _PipeReader:
+    """stdin read by the event loop itself.
+
+    pygls reads stdin with blocking calls in a thread pool: three or four
+    thread hand-offs for every message (each header line, then the body),
+    each one waiting for the OS to schedule a thread and for the GIL, which
+    the lint worker may hold.  A keystroke paid them before it was even seen.
+    """
+
+    def __init__(self, stream: asyncio.StreamReader) -> None:
+        self.stream = stream
+        self.handled = False
+
+    async def readline(self) -> bytes:
+        if self.handled:
+            # One message per loop turn, however fast they arrive (as with
+            # pygls' reader): what a message started, a lint or an answer,
+            # gets going before the next message is handled.
+            self.handled = False
+            await asyncio.sleep(0)
+        try:
+            return await self.stream.readline()
+        except ValueError:  # a header line over the limit: not a header pygls knows
+            return b"X-Overlong-Header: dropped\r\n"
+
+    async def readexactly(self, n: int) -> bytes:
+        self.handled = True
+        try:
+            return await self.stream.readexactly(n)
+        except asyncio.IncompleteReadError:
+            return b""  # the client went away mid-message: the end, as for pygls
+
+
+def _pipe_stdin():
+    """stdin, when the event loop can watch it: a pipe or a socket (what
+    editors give a server) that is not also stdout, which the loop would
+    otherwise make non-blocking under pygls' blocking writes."""
+    try:
+        stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+        info_in, info_out = os.fstat(stdin.fileno()), os.fstat(stdout.fileno())
+    except (AttributeError, OSError, ValueError):
+        return None
+    if not (stat.S_ISFIFO(info_in.st_mode) or stat.S_ISSOCK(info_in.st_mode)):
+        return None
+    if (info_in.st_dev, info_in.st_ino) == (info_out.st_dev, info_out.st_ino):
+        return None
+    return stdin
+
+
+def _start_io(server: ServelintServer) -> None:
+    """pygls' ``start_io`` with stdin read on the event loop (see _PipeReader)."""
+    stdin = _pipe_stdin()
+    if stdin is None:
+        server.start_io()
+        return
+    from pygls.io_ import StdoutWriter, run_async
+
+    server._stop_event = threading.Event()
+    server.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
+
+    async def serve() -> None:
+        loop = asyncio.get_running_loop()
+        stream = asyncio.StreamReader(limit=1 << 20)
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stream), stdin)
+        await run_async(stop_event=server._stop_event, reader=_PipeReader(stream), protocol=server.protocol,
+                        logger=log, error_handler=server.report_server_error)
+
+    # As pygls' own start_io does.
+    try:
+        asyncio.run(serve())
+    except BrokenPipeError:
+        log.error("Connection to the client is lost! Shutting down the server.")
+    except (KeyboardInterrupt, SystemExit):
+        pass
+    finally:
+        server.shutdown()
