@@ -12,8 +12,10 @@ validates it and drops what does not fit.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
+from dataclasses import replace
 from typing import Any, Callable, Iterable
 
 from lsprotocol import types
@@ -31,6 +33,7 @@ SourceOf = Callable[[str], SourceText]
 VersionOf = Callable[[str], "int | None"]
 
 
+@functools.lru_cache(maxsize=4096)
 def uri_of(path: str) -> str:
     return uris.from_fs_path(path) or path
 
@@ -45,13 +48,6 @@ def span_of(src: SourceText, rng: types.Range) -> Span:
     start = src.offset_at(rng.start.line, rng.start.character)
     end = src.offset_at(rng.end.line, rng.end.character)
     return Span(start, max(start, end))
-
-
-def range_json(rng: types.Range) -> dict:
-    return {
-        "start": {"line": rng.start.line, "character": rng.start.character},
-        "end": {"line": rng.end.line, "character": rng.end.character},
-    }
 
 
 def range_from_json(obj: Any) -> types.Range | None:
@@ -73,7 +69,7 @@ def edit_json(edit: Edit, source_of: SourceOf, version_of: VersionOf) -> dict:
     return {
         "uri": uri_of(edit.path),
         "version": version_of(edit.path),
-        "range": range_json(lsp_range(source_of(edit.path), edit.span)),
+        "range": source_of(edit.path).range(edit.span),
         "newText": edit.new_text,
     }
 
@@ -96,15 +92,6 @@ def to_lsp(d: Diagnostic, source_of: SourceOf, version_of: VersionOf) -> types.D
         )
         for r in d.related
     ]
-    data: dict[str, Any] = {"name": d.name, "version": version_of(d.path)}
-    if d.flag:
-        data["flag"] = d.flag
-    if d.record:
-        data["record"] = d.record
-    if d.vllm_version:
-        data["vllmVersion"] = d.vllm_version
-    if d.fixes:
-        data["fixes"] = [fix_json(f, source_of, version_of) for f in d.fixes]
     return types.Diagnostic(
         range=lsp_range(src, d.span),
         severity=types.DiagnosticSeverity(int(d.severity)),
@@ -114,8 +101,92 @@ def to_lsp(d: Diagnostic, source_of: SourceOf, version_of: VersionOf) -> types.D
         message=d.message,
         tags=[_TAGS[t] for t in d.tags if t in _TAGS] or None,
         related_information=related or None,
-        data=data,
+        data=data_of(d, source_of, version_of),
     )
+
+
+def data_of(d: Diagnostic, source_of: SourceOf, version_of: VersionOf) -> dict[str, Any]:
+    data: dict[str, Any] = {"name": d.name, "version": version_of(d.path)}
+    if d.flag:
+        data["flag"] = d.flag
+    if d.record:
+        data["record"] = d.record
+    if d.vllm_version:
+        data["vllmVersion"] = d.vllm_version
+    if d.fixes:
+        data["fixes"] = [fix_json(f, source_of, version_of) for f in d.fixes]
+    return data
+
+
+class Made(types.Diagnostic):
+    """An LSP diagnostic that carries its JSON form (see ``DiagnosticCache``)."""
+
+    __slots__ = ("_json",)
+
+
+def converter_factory():
+    """pygls' converter, sending a ``Made`` diagnostic as the JSON it carries."""
+    from pygls.protocol import default_converter
+
+    converter = default_converter()
+    plain = converter.get_unstructure_hook(types.Diagnostic)
+
+    def unstructure(d: types.Diagnostic) -> dict:
+        made = getattr(d, "_json", None)
+        return made if made is not None else plain(d)
+
+    converter.register_unstructure_hook(types.Diagnostic, unstructure)
+    return converter
+
+
+class DiagnosticCache:
+    """The LSP diagnostics of a document's last conversion, by what they say
+    and where (as LSP positions).
+
+    A keystroke changes one launch's findings; the others keep their
+    message, and their range unless a line was added or removed above them.
+    Those are not made again: only their ``data``, which names the document
+    version, is new.  Building lsprotocol objects and unstructuring them with
+    cattrs (to publish, and for the result id) was most of the conversion.
+    """
+
+    def __init__(self, unstructure: Callable[[types.Diagnostic], dict]) -> None:
+        self._unstructure = unstructure
+        self._last: dict[tuple, tuple[types.Diagnostic, dict]] = {}
+        self._now: dict[tuple, tuple[types.Diagnostic, dict]] = {}
+
+    def start(self) -> None:
+        """A new conversion: what the one before made and this one does not
+        use is dropped at the next start."""
+        self._last, self._now = self._now, {}
+
+    def to_lsp(self, d: Diagnostic, source_of: SourceOf, version_of: VersionOf) -> Made:
+        src = source_of(d.path)
+        related = tuple(
+            (r.path, _positions(source_of(r.path), r.span), r.message) for r in d.related
+        )
+        key = (d.path, _positions(src, d.span), int(d.severity), d.code, d.doc_url or d.name, d.message,
+               tuple(d.tags), related)
+        known = self._now.get(key) or self._last.get(key)
+        if known is None:
+            plain = to_lsp(replace(d, fixes=[]), source_of, version_of)
+            plain.data = None
+            known = (plain, self._unstructure(plain))
+        self._now[key] = known
+        plain, json_form = known
+        data = data_of(d, source_of, version_of)
+        made = Made(
+            range=plain.range, severity=plain.severity, code=plain.code, code_description=plain.code_description,
+            source=plain.source, message=plain.message, tags=plain.tags,
+            related_information=plain.related_information, data=data,
+        )
+        # ``data`` is shared, not copied: a change to ``made.data`` is sent.
+        made._json = {**json_form, "data": data}
+        return made
+
+
+def _positions(src: SourceText, span: Span) -> tuple[tuple[int, int], tuple[int, int]]:
+    return src.position(span.start), src.position(span.end)
 
 
 def result_id(diagnostics: Iterable[types.Diagnostic], converter) -> str:

@@ -98,6 +98,8 @@ class DocState:
     pending: asyncio.Task | None = None
     # How long the last lint (and conversion) of this document took.
     lint_s: float | None = None
+    # Its diagnostics as last converted (used by the engine's thread only).
+    lsp_cache: convert.DiagnosticCache | None = None
     last_scheduled: float = 0.0
     inflight: tuple[int, asyncio.Future] | None = None
 
@@ -173,7 +175,7 @@ def _guard(default: Any = None):
 
 class ServelintServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("servelint", __version__)
+        super().__init__("servelint", __version__, converter_factory=convert.converter_factory)
         self.editor_settings: dict = {}
         self.base_settings = Settings()
         self.root: str | None = None
@@ -261,7 +263,9 @@ class ServelintServer(LanguageServer):
         finally:
             self._overlay = {}
         origins: list = []
-        diags, rid, encoding = self.convert(st.path, result, version, versions, origins)
+        if st.lsp_cache is None:
+            st.lsp_cache = convert.DiagnosticCache(self.protocol._converter.unstructure)
+        diags, rid, encoding = self.convert(st.path, result, version, versions, origins, st.lsp_cache)
         st.lint_s = time.perf_counter() - started
         return result, diags, rid, encoding, origins
 
@@ -284,10 +288,12 @@ class ServelintServer(LanguageServer):
 
         return await asyncio.get_running_loop().run_in_executor(self.executor, job)
 
-    def convert(self, path: str, result: LintResult, version: int | None,
-                versions: dict[str, int | None], origins: list | None = None) -> tuple[list[types.Diagnostic], str, str]:
+    def convert(self, path: str, result: LintResult, version: int | None, versions: dict[str, int | None],
+                origins: list | None = None,
+                cache: convert.DiagnosticCache | None = None) -> tuple[list[types.Diagnostic], str, str]:
         """LSP diagnostics of ``result`` (and their id); ``origins`` receives
-        the engine diagnostic each one was made from."""
+        the engine diagnostic each one was made from; ``cache`` holds the
+        document's previous conversion."""
         encoding = self.encoding
         sources: dict[str, SourceText] = {}
 
@@ -307,18 +313,22 @@ class ServelintServer(LanguageServer):
         def version_of(p: str) -> int | None:
             return version if p == path else versions.get(p)
 
-        diags = self._to_lsp(path, result, source_of, version_of, origins)
+        if cache is None:
+            cache = convert.DiagnosticCache(self.protocol._converter.unstructure)
+        cache.start()
+        diags = self._to_lsp(path, result, source_of, version_of, origins, cache)
         return diags, convert.result_id(diags, self.protocol._converter), encoding
 
-    def _to_lsp(self, path: str, result: LintResult, source_of, version_of,
-                origins: list | None = None) -> list[types.Diagnostic]:
+    def _to_lsp(self, path: str, result: LintResult, source_of, version_of, origins: list | None,
+                cache: convert.DiagnosticCache) -> list[types.Diagnostic]:
         """Diagnostics of this document; those found in a --config file it
         reads are shown on the word naming that file, pointing at the place."""
         home: dict[int, Any] = {}
         # Only launches with findings in another file need their anchor: a
         # launch's invocation is read lazily, and reading all of them on
         # every keystroke would undo the engine's reuse.
-        for lr in result.launches:
+        foreign = any(d.path != path for d in result.diagnostics)
+        for lr in result.launches if foreign else ():
             if not any(d.path != path for d in lr.diagnostics):
                 continue
             ref = lr.invocation.config_path if lr.invocation is not None else None
@@ -328,7 +338,7 @@ class ServelintServer(LanguageServer):
         out = []
         for d in result.diagnostics:
             if d.path == path:
-                out.append(convert.to_lsp(d, source_of, version_of))
+                out.append(cache.to_lsp(d, source_of, version_of))
                 if origins is not None:
                     origins.append(d)
                 continue
@@ -344,7 +354,7 @@ class ServelintServer(LanguageServer):
                 message=f"{os.path.basename(d.path)}:{line + 1}:{col + 1}: {d.message}",
                 related=[Related(d.path, d.span, d.message)] + list(d.related),
             )
-            lsp = convert.to_lsp(moved, source_of, version_of)
+            lsp = cache.to_lsp(moved, source_of, version_of)
             lsp.data["origin"] = convert.uri_of(d.path)
             out.append(lsp)
             if origins is not None:
@@ -555,16 +565,44 @@ class _LspLines(TextDocument):
     lint and fix from then on described text the user never wrote.
     """
 
+    _split: tuple[str, tuple[str, ...]] | None = None  # (the text, its lines)
+
     @property
     def lines(self):
         text = self.source
+        split = self._split
+        if split is not None and split[0] is text:
+            return split[1]
         parts = text.splitlines(True)
         # Counting line breaks is far cheaper than splitting by a regex: the
         # regex runs only for text that holds another separator.
         breaks = text.count("\n") + text.count("\r") - text.count("\r\n")
         if len(parts) == breaks + (0 if not text or text.endswith(("\n", "\r")) else 1):
-            return tuple(parts)
-        return tuple(_LSP_LINE.findall(text))
+            lines = tuple(parts)
+        else:
+            lines = tuple(_LSP_LINE.findall(text))
+        self._split = (text, lines)
+        return lines
+
+    def _apply_incremental_change(self, change: types.TextDocumentContentChangePartial) -> None:
+        """pygls' result, without its walk over every line of the document
+        per keystroke: the text is cut at the edit, and only the lines around
+        it are split again (one line either side, where a carriage return
+        and a line feed could join into one break)."""
+        lines = self.lines
+        rng = self.position_codec.range_from_client_units(lines, change.range)
+        sl, sc, el, ec = rng.start.line, rng.start.character, rng.end.line, rng.end.character
+        if not 0 <= sl <= el < len(lines):
+            super()._apply_incremental_change(change)  # its own rules at and past the end
+            return
+        first, last = max(sl - 1, 0), min(el + 1, len(lines) - 1)
+        window = "".join((*lines[first:sl], lines[sl][:sc], change.text, lines[el][ec:], *lines[el + 1:last + 1]))
+        text = self.source
+        head = sum(map(len, lines[:first]))
+        tail = head + sum(map(len, lines[first:last + 1]))
+        source = text[:head] + window + text[tail:]
+        self._source = source
+        self._split = (source, lines[:first] + tuple(_LSP_LINE.findall(window)) + lines[last + 1:])
 
 
 _LSP_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
