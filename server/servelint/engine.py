@@ -413,8 +413,8 @@ class Engine:
             same = _within(twin.diagnostics, path, twin.launch.span, launch.span)
             if same is not None:
                 return LaunchResult(launch, release, None, same, twin.by_rule, key, base, read)
-        if by_key and key in by_key:
-            old = by_key[key]
+        if by_key:
+            old = by_key.get(key) or old
         if old is not None and old.key == key:
             reused = _relocated(old, path, launch, edit)
             if reused is old.diagnostics:
@@ -629,14 +629,21 @@ class _LazyIndex:
     def __bool__(self) -> bool:
         return bool(self.results)
 
-    def __contains__(self, key: tuple) -> bool:
+    def get(self, key: tuple) -> LaunchResult | None:
+        """The last lint's result with this key (the same launch text, words,
+        environment and context), if any."""
         if self._by_key is None:
-            self._by_key = {r.key: r for r in self.results}
-        return key in self._by_key
-
-    def __getitem__(self, key: tuple) -> LaunchResult:
-        key in self  # noqa: B015 - builds the index
-        return self._by_key[key]
+            # By the launch's text (key[2], see Engine._launch_key): a string
+            # keeps its hash, a tuple of tuples hashes again on every lookup,
+            # and this index is built on every keystroke.
+            self._by_key = {}
+            for r in self.results:
+                if len(r.key) > 2:
+                    self._by_key.setdefault(r.key[2], []).append(r)
+        for r in self._by_key.get(key[2], ()):
+            if r.key == key:
+                return r
+        return None
 
     def of_launch(self, launch: Launch, index: int | None = None, moved_from: Launch | None = None
                   ) -> LaunchResult | None:
