@@ -46,12 +46,15 @@ def parse_k8s(doc: yn.YamlDoc, text: str) -> tuple[list[Launch], list[ParseProbl
     may_run_vllm = "vllm" in text.lower()
     budget = yn.Budget()
     for node, _ in yn.walk_maps(doc.root, budget):
-        if yn.scalar_text(yn.get(node, "kind")) == "ConfigMap":
+        keys = yn.index(node)  # every mapping of the document: one lookup table
+        kind = keys.get("kind")
+        if kind is not None and yn.scalar_text(kind[1]) == "ConfigMap":
             launches.extend(_configmap(src, node))
         if not may_run_vllm:
             continue
         for key in _CONTAINER_LISTS:
-            lst = yn.get(node, key)
+            pair = keys.get(key)
+            lst = pair[1] if pair is not None else None
             if not isinstance(lst, SequenceNode):
                 continue
             for c in lst.value:
@@ -215,7 +218,7 @@ def _argv(
             )
             if item.value == "":
                 continue
-        word = yn.verbatim_word(src, item)
+        word = yn.verbatim_word(src, item, span)
         if word is not None and "$" not in word.text:
             words.append(word)
             continue

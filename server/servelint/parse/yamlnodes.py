@@ -24,6 +24,7 @@ of a "billion laughs" file is exponential.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -36,7 +37,20 @@ from ..model import ParseProblem
 from ..text import Span
 from . import problems
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+# A scalar's implicit tag depends only on its kind, text and implicit flags
+# and on the resolver's fixed table (safe_load's, no path resolvers), and the
+# same few keys and values come back in every manifest; libyaml asks the
+# Python resolver for each node, its costliest callback.  One resolver,
+# never given a document, answers for all loaders.
+_RESOLVER = yaml.resolver.Resolver()  # the table SafeLoader and CSafeLoader use
+
+
+class _Loader(_Base):
+    # A C-level cache: a hit costs no Python frame.
+    resolve = staticmethod(functools.lru_cache(maxsize=4096)(_RESOLVER.resolve))
+
 
 # Walkers give up below this depth; real manifests stay under 20 levels.
 MAX_DEPTH = 64
@@ -142,12 +156,21 @@ class Src:
     def span(self, node: Node) -> Span:
         """Document span of a node as written (for scalars: properties such as
         ``&anchor`` and ``!!tag`` excluded, quotes included)."""
+        # _scalar_bounds inlined: this runs for nearly every node read.
+        text = self.text
+        s = self.base + node.start_mark.index
+        e = self.base + node.end_mark.index
         if isinstance(node, ScalarNode):
-            s, e = _scalar_bounds(self.text, self.start(node), self.end(node), node.style)
+            if s < e and text[s] in "&!":
+                s = _skip_properties(text, s, e)
+            style = node.style
+            if style == "|" or style == ">":
+                e = _trim_end(text, s, e)
         else:
-            s, e = self.start(node), _trim_end(self.text, self.start(node), self.end(node))
-        a, b = self.doc(s), self.doc(e)
-        return Span(a, max(a, b))
+            e = _trim_end(text, s, e)
+        if self.outer is not None:
+            s, e = self.doc(s), self.doc(e)
+        return Span(s, e if e > s else s)
 
     def scalar(self, node: ScalarNode) -> Mapped:
         """The scalar's value with the document offset of every character."""
@@ -177,9 +200,9 @@ class YamlDoc:
 # line start checked by hand (see _chunks).
 _DASHES = re.compile(r"---(?=[ \t\r\n]|\Z)")
 
-# Composed chunks, by text: editing one document of a long multi-document
-# file re-composes only that document.  Nodes are never mutated, so sharing
-# them between parses is safe.
+# Composed texts, by text: a --config file named by many launches, a
+# ConfigMap's embedded config read again with its manifest.  Nodes are never
+# mutated, so sharing them between parses is safe.
 _COMPOSED: "OrderedDict[str, tuple[list[Node], ParseProblem | None]]" = OrderedDict()
 _COMPOSED_MAX = 512
 
@@ -233,15 +256,19 @@ def load_chunk(chunk: str) -> tuple[list[YamlDoc], ParseProblem | None]:
 
 def load_at(text: str, start: int, end: int, chunk: str | None = None) -> tuple[list[YamlDoc], ParseProblem | None]:
     """The documents of the chunk ``text[start:end]`` (see ``chunks``),
-    positioned in ``text``: composed alone (and cached by the chunk's text),
-    read where they are."""
+    positioned in ``text``: composed alone, read where they are.
+
+    Their nodes are not kept for the next compose of the same text: what
+    is read from them is (``yamlforms``), and keeping hundreds of documents'
+    nodes alive made the garbage collector's full passes cost a tenth of
+    reading a repository of manifests."""
     if chunk is None:
         chunk = text[start:end]
     base, body = start, chunk
     if chunk.startswith("\ufeff"):
         # libyaml skips a byte-order mark without counting it.
         base, body = start + 1, chunk[1:]
-    roots, problem = _compose(body)
+    roots, problem = _compose(body, keep=False)
     if problem is not None:
         problem = ParseProblem(problem.code, problem.message,
                                Span(problem.span.start + base, problem.span.end + base), problem.severity)
@@ -296,7 +323,8 @@ def compose_text(text: str) -> tuple[list[Node], ParseProblem | None]:
     return _compose(text)
 
 
-def _compose(chunk: str) -> tuple[list[Node], ParseProblem | None]:
+def _compose(chunk: str, keep: bool = True) -> tuple[list[Node], ParseProblem | None]:
+    """``keep``: remember the nodes for the next compose of the same text."""
     hit = _COMPOSED.get(chunk)
     if hit is not None:
         _COMPOSED.move_to_end(chunk)
@@ -312,7 +340,7 @@ def _compose(chunk: str) -> tuple[list[Node], ParseProblem | None]:
     except (RecursionError, MemoryError, ValueError, TypeError) as e:  # defensive
         problem = ParseProblem(problems.PARSE_ERROR, f"YAML could not be read: {e}", Span(0, 0))
     result = (roots, problem)
-    if len(chunk) > 64:
+    if keep and len(chunk) > 64:
         _COMPOSED[chunk] = result
         if len(_COMPOSED) > _COMPOSED_MAX:
             _COMPOSED.popitem(last=False)
@@ -364,6 +392,8 @@ def _trim_end(text: str, start: int, end: int) -> int:
 def _comment_start(line: str) -> int | None:
     """Index of a ``#`` that starts a comment in ``line`` (a rough check:
     quoted ``#`` ignored), or None."""
+    if "#" not in line:
+        return None
     quote = ""
     for i, c in enumerate(line):
         if quote:
@@ -844,6 +874,14 @@ def _index(node: MappingNode) -> dict[str, tuple[Node, Node]]:
     return index
 
 
+def index(node: Node | None) -> dict[str, tuple[Node, Node]]:
+    """A mapping's (key node, value node) by string key, as ``get_pair``
+    finds them (empty for anything else), for looking up several keys."""
+    if not isinstance(node, MappingNode):
+        return {}
+    return _index(node)
+
+
 def get(node: Node | None, key: str) -> Node | None:
     """The value for a string key of a mapping (last one wins), or None."""
     if not isinstance(node, MappingNode):
@@ -875,7 +913,11 @@ def walk_maps(root: Node, budget: Budget | None = None) -> Iterator[tuple[Mappin
         if depth > MAX_DEPTH:
             budget.too_deep = True
             continue
-        if id(node) in seen or not budget.take():
+        if id(node) in seen:
+            continue
+        budget.left -= 1  # Budget.take, inlined: once per node of every document
+        if budget.left < 0:
+            budget.exhausted = True
             continue
         seen.add(id(node))
         if isinstance(node, MappingNode):
@@ -1044,11 +1086,25 @@ def mstr(src: Src, node: ScalarNode):
     return MStr.mapped(m.text, m.offsets)
 
 
-def verbatim_word(src: Src, node: ScalarNode):
+def verbatim_word(src: Src, node: ScalarNode, span: Span | None = None):
     """The scalar as a ``Word`` when its value is written as-is (the common
-    case, cheap: no per-character map), else None."""
+    case, cheap: no per-character map), else None.  ``span``: the node's
+    ``src.span``, when the caller has it."""
     from ..model import Word
 
+    if src.outer is None:
+        # scalar_map's fast path, without building the map it would drop.
+        text, value, style = src.text, node.value, node.style
+        s = src.base + node.start_mark.index
+        end = src.base + node.end_mark.index
+        if s < end and text[s] in "&!":
+            s = _skip_properties(text, s, end)
+        if not style:
+            if end - s == len(value) and text.startswith(value, s):
+                return Word(value, span or src.span(node), s)
+        elif style in ("'", '"'):
+            if end - s == len(value) + 2 and text.startswith(value, s + 1):
+                return Word(value, span or src.span(node), s + 1)
     m = src.scalar(node)
     if m.approx or not m.is_verbatim():
         return None
