@@ -158,8 +158,9 @@ def test_an_edit_between_an_array_append_and_its_use_keeps_the_finding_in_place(
     assert dump_document(incremental, edited) == dump_document(parse_document("run.sh", edited), edited)
 
 
-@pytest.mark.xfail(strict=True, reason="open, server/servelint/parse/shell.py: a line starting with `\\\"` "
-                   "is read as part of the launch on the line above (found by the third long run, at 5b3a9b2)")
+# Fixed: tree-sitter-bash joins a line starting with a backslash to the
+# command above (the line break inside the first joined word); the parser
+# splits such a command where a shell ends it and reads each line alone.
 def test_a_line_starting_with_a_backslash_is_a_new_command():
     text = 'vllm serve m --port 1\n\\"x\n'
     assert _shown(_lint("run.sh", text)) == []
@@ -175,12 +176,10 @@ def test_a_line_starting_with_a_backslash_is_a_new_command():
 
 REGRESSIONS = sorted((Path(__file__).parent / "regressions").glob("*.txt"))
 
-# Saved inputs whose check still fails, with why.  The engine and shell
-# re-parse fixes of this session closed the long runs' other findings.
-OPEN: dict[str, str] = {
-    "shell-incremental-wrong-bd65f32dc086": "open, server/servelint/parse/shell.py: the full parse joins a line "
-    "starting with a backslash to the launch above (third long run, at 5b3a9b2)",
-}
+# Saved inputs whose check still fails, with why (none now: the last one,
+# shell-incremental-wrong-bd65f32dc086, a line starting with a backslash,
+# was closed by the split in ``shell._joined_lines``).
+OPEN: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("path", REGRESSIONS, ids=[p.stem for p in REGRESSIONS])

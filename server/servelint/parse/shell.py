@@ -36,7 +36,7 @@ from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 import tree_sitter_bash
-from tree_sitter import Language, Node, Parser
+from tree_sitter import Language, Node, Parser, Range
 
 from ..model import Env, EnvVar, Form, Launch, MovedLaunch, ParsedDocument, ParseProblem, Word
 from ..text import Span, edit_range
@@ -57,6 +57,23 @@ def _parse_tree(data: bytes):
         if _PARSER is None:
             _PARSER = Parser(_LANGUAGE)
         return _PARSER.parse(data)
+
+
+_RANGE_PARSER: Parser | None = None
+
+
+def _parse_range(data: bytes, src: str, a: int, b: int):
+    """``data[a:b]`` parsed alone, its nodes at their places in ``data``
+    (``src`` is ``data`` as text: ASCII, so bytes and characters agree)."""
+    global _RANGE_PARSER
+    row = src.count("\n", 0, a)
+    start = (row, a - (src.rfind("\n", 0, a) + 1))
+    end = (row + src.count("\n", a, b), b - (src.rfind("\n", 0, b) + 1))
+    with _PARSER_LOCK:
+        if _RANGE_PARSER is None:
+            _RANGE_PARSER = Parser(_LANGUAGE)
+        _RANGE_PARSER.included_ranges = [Range(start, end, a, b)]
+        return _RANGE_PARSER.parse(data)
 
 
 @dataclass
@@ -319,7 +336,8 @@ def reparse(path: str, text: str, prev: ShellIncremental) -> ParsedDocument | No
     snap.restore(walker)
     walker.tops = []
     before = walker.version
-    tree = _parse_tree(walker.src.encode("utf-8", "surrogatepass"))
+    walker._data = walker.src.encode("utf-8", "surrogatepass")
+    tree = _parse_tree(walker._data)
     root = tree.root_node
     if root.has_error:
         return None
@@ -795,6 +813,7 @@ class _Walker:
         # and can be re-read on its own after an edit (see ``reparse``).
         self.version = 0
         self.tops: list[_Top] | None = None
+        self._data = b""  # ``src`` as tree-sitter reads it
 
     # -- positions ---------------------------------------------------------------
 
@@ -841,7 +860,8 @@ class _Walker:
     # -- driver --------------------------------------------------------------------
 
     def run(self) -> ShellResult:
-        tree = _parse_tree(self.src.encode("utf-8", "surrogatepass"))
+        self._data = self.src.encode("utf-8", "surrogatepass")
+        tree = _parse_tree(self._data)
         root = tree.root_node
         if self.tops is not None and not root.has_error:
             self._walk_tops(root)
@@ -891,10 +911,16 @@ class _Walker:
         elif t == "variable_assignment":
             self._assign(node, export=self.allexport)
         elif t == "declaration_command":
-            self._declare(node)
+            joined = self._joined(node)
+            self._declare(node, joined[0] if joined else None)
+            if joined:
+                self._lines_alone(joined[1], [])
         elif t == "unset_command":
-            for c in node.named_children:
+            joined = self._joined(node)
+            for c in joined[0] if joined else node.named_children:
                 self._unset(self._text(c))
+            if joined:
+                self._lines_alone(joined[1], [])
         elif t == "function_definition":
             self._define(node)
         elif t == "list":
@@ -1013,6 +1039,12 @@ class _Walker:
                 self._stmt(c)
                 if redirects:
                     self._stdin_scripts(None, redirects)
+        for r in redirects:
+            # ``> log`` then a line starting with a backslash: read as one
+            # more file name (see ``_joined_lines``).
+            joined = self._joined(r) if r.type == "file_redirect" else None
+            if joined:
+                self._lines_alone(joined[1], [])
 
     # -- variables -------------------------------------------------------------------
 
@@ -1096,13 +1128,16 @@ class _Walker:
                 spans.append(out.word.span)
         return _Var(items=items, item_spans=spans, is_array=True)
 
-    def _declare(self, node: Node) -> None:
+    def _declare(self, node: Node, named: list[Node] | None = None) -> None:
+        """``export``/``local``/``declare``...; ``named``: its named children
+        when not all are its own (see ``_joined``)."""
         kids = node.children
         keyword = kids[0].type if kids else ""
-        opts = {self._text(c) for c in node.named_children if c.type == "word"}
+        named = node.named_children if named is None else named
+        opts = {self._text(c) for c in named if c.type == "word"}
         export = keyword == "export" or any(o.startswith("-") and "x" in o for o in opts)
         local = keyword == "local" or (keyword in ("declare", "typeset") and "-g" not in opts and bool(self.frames))
-        for c in node.named_children:
+        for c in named:
             if c.type in ("command_substitution", "simple_expansion", "expansion", "concatenation", "string"):
                 # ``export $(grep -v '^#' .env | xargs)``: names we cannot see.
                 self.version += 1
@@ -1128,15 +1163,16 @@ class _Walker:
                         local=local,
                     )
 
-    def _builtin(self, name: str, node: Node) -> bool:
-        """Commands that change variables. True when ``node`` was one."""
+    def _builtin(self, name: str, kids: list[Node], a: int, b: int) -> bool:
+        """Commands that change variables. True when the command (its named
+        children ``kids``, at ``[a, b)``) was one."""
         if name not in _BUILTINS:
             return False
         if name in ("source", "."):
             self.version += 1
             self.sourced = True
             return True
-        args = [c for c in node.named_children if c.type in _WORDISH]
+        args = [c for c in kids if c.type in _WORDISH]
         if name in ("read", "mapfile", "readarray", "getopts", "printf"):
             texts = [self._text(c) for c in args]
             targets: list[str] = []
@@ -1156,7 +1192,7 @@ class _Walker:
                         targets.append(t)
             for t in targets:
                 if re.fullmatch(r"[A-Za-z_]\w*", t):
-                    self._set(t, _Var(note=f"${t} is read when the script runs"), self._span(node))
+                    self._set(t, _Var(note=f"${t} is read when the script runs"), self._doc_span(a, b))
             return name != "printf" or bool(targets)
         if name == ":":
             # ``: "${X:=default}"`` is how scripts set defaults.
@@ -1179,28 +1215,89 @@ class _Walker:
     # -- commands ----------------------------------------------------------------------
 
     def _command(self, node: Node, redirects: list[Node]) -> None:
+        joined = self._joined(node)
+        if joined is None:
+            self._simple_command(node.named_children, node.start_byte, node.end_byte, redirects)
+            return
+        own, lines = joined
+        if own:
+            # A comment ending its line is not part of the command.
+            end = next((c.end_byte for c in reversed(own) if c.type != "comment"), own[-1].end_byte)
+            self._simple_command(own, node.start_byte, end, [])
+        self._lines_alone(lines, redirects)
+
+    def _joined(self, node: Node) -> tuple[list[Node], list[tuple[int, int, int]]] | None:
+        """``node``'s own named children and the lines tree-sitter-bash joined
+        to it (see ``_joined_lines``), or None when it joined none."""
+        a = node.start_byte
+        if self.src.find("\n\\", a, node.end_byte) < 0:
+            return None
         kids = node.named_children
-        # The ``name`` field: the grammar has no other ``command_name``
-        # (and this is cheaper than asking for the field by name).
+        lines = self._joined_lines(kids, a)
+        return (kids[: lines[0][0]], lines) if lines else None
+
+    def _lines_alone(self, lines: list[tuple[int, int, int]], redirects: list[Node]) -> None:
+        """Each joined line read alone; ``redirects`` (of the statement they
+        were joined in) go with the last."""
+        for k, (_, start, end) in enumerate(lines):
+            self._line_alone(start, end, redirects if k == len(lines) - 1 else [])
+
+    def _joined_lines(self, kids: list[Node], start: int) -> list[tuple[int, int, int]]:
+        """Lines tree-sitter-bash joined to the command on the line above.
+
+        It reads a line starting with a backslash (``\\"x``) as more words of
+        the command above, the line break included in the first of them (a
+        grammar bug); to a shell the line break ends that command and the
+        line is a command of its own.  No word of a command can start after
+        a line break that no backslash continues.  Each joined line as (index
+        of its first child, where it starts, where it ends)."""
+        src = self.src
+        starts: list[tuple[int, int]] = []
+        for k, c in enumerate(kids):
+            at = c.start_byte
+            while at < c.end_byte and src[at] in "\r\n":
+                at += 1
+            gap = src[kids[k - 1].end_byte if k else start : at].replace("\\\r\n", "").replace("\\\n", "")
+            if "\n" in gap:
+                starts.append((k, at))
+        return [(k, at, kids[starts[n + 1][0] - 1].end_byte if n + 1 < len(starts) else kids[-1].end_byte)
+                for n, (k, at) in enumerate(starts)]
+
+    def _line_alone(self, a: int, b: int, redirects: list[Node]) -> None:
+        """Read ``[a, b)`` (one line ``_joined_lines`` found) as the statement it is."""
+        tree = _parse_range(self._data, self.src, a, b)
+        for c in tree.root_node.children:
+            if c.type == "command":
+                self._simple_command(c.named_children, c.start_byte, c.end_byte, redirects)
+            elif c.is_named:
+                self._stmt(c)
+
+    def _simple_command(self, kids: list[Node], a: int, b: int, redirects: list[Node]) -> None:
+        """The command made of ``kids`` (named children), at ``[a, b)``."""
+        # The ``name`` field: the grammar has no other ``command_name`` (and
+        # this is cheaper than asking for the field by name).
         name_node = next((c for c in kids if c.type == "command_name"), None)
         if name_node is None:
+            for c in kids:  # ``A=1`` alone on the line above a joined one
+                if c.type == "variable_assignment":
+                    self._stmt(c)
             return
         name = self._text(name_node)
-        if self._builtin(name, node):
+        if self._builtin(name, kids, a, b):
             return
         if name in self.functions and name not in self.called:
             self._call(name)
         if not (could_start_launch(name) or "$" in name):
             # Most commands: only a script fed to them, or a launch inside a
             # ``$(...)`` of theirs, can matter.
-            text = self._text(node)
+            text = self.lit[a:b]
             if redirects or "vllm" in text:
                 prefix, args, stdin = self._command_parts(kids, redirects)
                 if "$(" in text or "`" in text:
                     for c in args:
                         self._walk_substitutions(c)
                 if stdin:
-                    self._stdin_scripts(node, stdin)
+                    self._stdin_scripts([name_node] + args, stdin)
             return
         prefix, args, stdin = self._command_parts(kids, redirects)
         args.insert(0, _name_word(name_node))
@@ -1208,9 +1305,9 @@ class _Walker:
         env = self._env(prefix)
         launches = find_launches(words, form=self.form, env=env, expand=self._inner_expand())
         for launch in launches:
-            self._adopt(launch, self._a(node), self._b(node), words, special)
+            self._adopt(launch, a, b, words, special)
         if stdin and not launches:
-            self._stdin_scripts(node, stdin, words)
+            self._stdin_scripts(args, stdin, words)
 
     def _command_parts(self, kids: list[Node], redirects: list[Node]) -> tuple[list[Node], list[Node], list[Node]]:
         """(env prefixes, arguments, redirections) of a command node's named children."""
@@ -1328,7 +1425,7 @@ class _Walker:
 
     # -- scripts inside scripts ---------------------------------------------------------
 
-    def _stdin_scripts(self, node: Node | None, redirects: list[Node], words: list[Word] | None = None) -> None:
+    def _stdin_scripts(self, kids: list[Node] | None, redirects: list[Node], words: list[Word] | None = None) -> None:
         """A heredoc or here-string fed to a shell is a script; one fed to ``cat`` is data."""
         bodies = []
         for r in redirects:
@@ -1342,11 +1439,11 @@ class _Walker:
                 for c in r.named_children:
                     if "vllm" in self._text(c):
                         bodies.append(("word", c, None))
-        if not bodies or node is None:
+        if not bodies or kids is None:
             return
         if words is None:
             words = []
-            for c in node.named_children:
+            for c in kids:
                 if c.type == "command_name" or (c.type in _WORDISH):
                     words.extend(o.word for o in self._words(_name_word(c)))
         if not _reads_script(words):
