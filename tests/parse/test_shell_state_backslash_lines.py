@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import shutil
 import subprocess
+import tempfile
 
 import pytest
 
@@ -31,11 +32,12 @@ def _argvs(text: str) -> list[list[str]]:
 
 
 def _bash_argvs(text: str) -> list[list[str]]:
-    """What bash passes to ``vllm serve``: a function stands in for vllm, and
-    no other command can run (PATH leads nowhere)."""
+    """What bash passes to ``vllm serve``: a function stands in for vllm, no
+    other program can run (PATH leads nowhere), in an empty directory."""
     prelude = 'vllm() { shift; printf "LAUNCH\\n"; printf "%s\\n" "$@"; }\n'
-    done = subprocess.run([shutil.which("bash"), "--norc", "--noprofile", "-s"], input=prelude + text, capture_output=True,
-                          text=True, timeout=30, env={"PATH": "/nonexistent"})
+    with tempfile.TemporaryDirectory() as here:  # where a stray redirection would write
+        done = subprocess.run([shutil.which("bash"), "--norc", "--noprofile", "-s"], input=prelude + text,
+                              capture_output=True, text=True, timeout=30, env={"PATH": "/nonexistent"}, cwd=here)
     out: list[list[str]] = []
     for line in done.stdout.splitlines():
         if line == "LAUNCH":
@@ -65,7 +67,7 @@ def test_an_assignment_above_a_joined_line_is_still_set():
 JOINED = [
     "export P=1\n\\y z\nvllm serve j\n",  # `export` would export y and z
     "unset Q\n\\x Q\nvllm serve k\n",
-    "echo a > log\n\\x\nvllm serve l\n",
+    "echo a > /dev/null\n\\x\nvllm serve l\n",
     "f() {\n  vllm serve i\n}\nf\n",
 ]
 
