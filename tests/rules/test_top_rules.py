@@ -5,7 +5,6 @@ conditions under which the rules must stay silent, and per-release facts."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,18 +16,7 @@ CONFORMANCE = Path(__file__).resolve().parent.parent / "conformance"
 MODELS = CONFORMANCE / "models"
 
 
-def _load_harness():
-    # By path: other test folders have a module named "harness" too.
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("conformance_lint_harness", CONFORMANCE / "harness.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(spec.name, module)
-    spec.loader.exec_module(module)
-    return module
-
-
-lint_argv = _load_harness().lint_argv
+from conformance_lint_harness import lint_argv  # noqa: E402 - registered by conftest.py
 
 
 def model(name: str) -> str:
