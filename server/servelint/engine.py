@@ -16,6 +16,7 @@ that did change, a rule is re-run only if one of the inputs it declares
 from __future__ import annotations
 
 import hashlib
+from bisect import bisect_left
 import logging
 import os
 import stat
@@ -707,20 +708,25 @@ def _same_hints(old: list, new: list, edit: _Edit) -> bool:
         return True
     if len(old) != len(new):
         return False
+    # Hints wholly before the edit stay put; those after it move by delta;
+    # none may touch it.  Compared list by list (a manifest has a hint per
+    # container, and this runs on every keystroke).  Hints are in text
+    # order, by start and by end (release.choose bisects them the same way).
+    k = bisect_left(old, edit.start, key=_hint_end)
+    while k < len(old) and old[k].span.end == edit.start and old[k].span.start < edit.start:
+        k += 1
+    if k < len(old) and old[k].span.start < edit.old_end:
+        return False
+    if old[:k] != new[:k]:
+        return False
     delta = edit.new_end - edit.old_end
-    for a, b in zip(old, new):
-        if (a.kind, a.version, a.text) != (b.kind, b.version, b.text):
-            return False
-        sa, sb = a.span, b.span
-        if sa.end <= edit.start and not (sa.end == edit.start == sa.start):
-            if sb != sa:
-                return False
-        elif sa.start >= edit.old_end:
-            if (sb.start, sb.end) != (sa.start + delta, sa.end + delta):
-                return False
-        else:
-            return False
-    return True
+    a, b = old[k:], new[k:]
+    return ([(h.kind, h.version, h.text, h.span.start + delta, h.span.end + delta) for h in a]
+            == [(h.kind, h.version, h.text, h.span.start, h.span.end) for h in b])
+
+
+def _hint_end(h) -> int:
+    return h.span.end
 
 
 def _relocated(prev: LaunchResult, path: str, launch: Launch, edit: _Edit | None) -> list[Diagnostic] | None:
