@@ -228,3 +228,30 @@ def test_plain_scalars_from_libyaml_take_the_verbatim_path():
     assert port.style == "" or port.style is None
     m = src.scalar(port)
     assert m.verbatim and m.text == "--port" and m.offsets == list(range(7, 14))
+
+
+def test_syntax_errors_reported_as_a_whole_file_scan_would_decide():
+    # The old rule, on the whole text: never in a Helm template; else only
+    # with a launch form found or "vllm" anywhere in the path or text.
+    def old_rule(path, text, doc):
+        return "{{" not in text and (doc.form is not None or "vllm" in (path + text).lower())
+
+    bad = "a: [1\n"
+    cases = [
+        ("x.yaml", "---\n".join(["k: v\n", bad])),
+        ("x.yaml", "---\n".join(["image: VLLM/x\n", bad])),
+        ("x.yaml", "---\n".join(["t: '{{ .Values }}'\n", bad, "image: vllm\n"])),
+        ("deploy-v", "llm: 1\n" + bad),  # "vllm" across the path and the text
+        ("x.yaml", "---\n".join([bad, "max-model-len: 8\ntensor-parallel-size: 2\n"])),
+    ]
+    for path, text in cases:
+        # The YAML parser itself: an editor may call any file YAML.
+        doc = yamlforms.parse_yaml_document(path, text)
+        reported = any(p.message.startswith("YAML syntax error") for p in doc.problems)
+        assert reported == old_rule(path, text, doc), (path, text)
+        # And again after an edit elsewhere, from the documents remembered.
+        edited = "z: 0\n" + text
+        again = yamlforms.parse_yaml_document(path, edited, previous=doc)
+        assert _everything(again) == _everything(yamlforms.parse_yaml_document(path, edited))
+    assert [old_rule(p, t, yamlforms.parse_yaml_document(p, t)) for p, t in cases] == [
+        False, True, False, True, True]

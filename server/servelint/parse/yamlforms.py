@@ -118,7 +118,7 @@ def parse_yaml_document(path: str, text: str, previous: ParsedDocument | None = 
             directives.extend(d.directives)
         if d.refs:
             config_refs_.extend(d.config_refs())
-    if syntax and _report_syntax(path, text, forms):
+    if syntax and _report_syntax(path, text, forms, docs):
         found[:0] = syntax
     result.form = forms[0] if forms else None
     result.cache = _YamlChunks(text, docs, plan is None and _whole(text))
@@ -135,7 +135,7 @@ class _Doc:
     """
 
     __slots__ = ("start", "end", "line", "forms", "launches", "problems", "syntax",
-                 "hints", "directives", "refs", "_ref_words")
+                 "hints", "directives", "refs", "_ref_words", "_marks")
 
     def __init__(self, start: int, end: int, line: int, forms: list, launches: list, problems: list,
                  syntax: list, hints: list, directives: list, refs: tuple) -> None:
@@ -143,6 +143,15 @@ class _Doc:
         self.forms, self.launches, self.problems, self.syntax = forms, launches, problems, syntax
         self.hints, self.directives, self.refs = hints, directives, refs
         self._ref_words: list | None = None
+        self._marks: tuple[bool, bool] | None = None
+
+    def marks(self, text: str) -> tuple[bool, bool]:
+        """(holds ``{{``, names vllm in any case) of its text in ``text``."""
+        got = self._marks
+        if got is None:
+            chunk = text[self.start : self.end]
+            got = self._marks = ("{{" in chunk, "vllm" in chunk.lower())
+        return got
 
     def config_refs(self) -> list[tuple[Launch, Word]]:
         got = self._ref_words
@@ -162,13 +171,13 @@ class _Doc:
             same = _Doc(self.start, self.end, self.line + lines, self.forms, self.launches,
                         self.problems, self.syntax, self.hints,
                         [(line + lines, body, span) for line, body, span in self.directives], self.refs)
-            same._ref_words = self._ref_words
+            same._ref_words, same._marks = self._ref_words, self._marks
             return same
         # Every document below an edit moves on every keystroke: empty
         # lists (most of them) are shared, not copied.
         launches, problems_, syntax, hints_, directives = (
             self.launches, self.problems, self.syntax, self.hints, self.directives)
-        return _Doc(
+        moved = _Doc(
             self.start + d, self.end + d, self.line + lines, self.forms,
             ([_moved(l, d) for l in launches] if lazily else [_launch(l, d) for l in launches])
             if launches else launches,
@@ -179,6 +188,8 @@ class _Doc:
             if directives else directives,
             self.refs,
         )
+        moved._marks = self._marks  # the same text
+        return moved
 
 
 class _YamlChunks:
@@ -420,10 +431,16 @@ def _moved(origin: Launch, d: int) -> Launch:
     )
 
 
-def _report_syntax(path: str, text: str, forms: list[Form]) -> bool:
-    if "{{" in text:
+def _report_syntax(path: str, text: str, forms: list[Form], docs: list[_Doc]) -> bool:
+    """Whether the file's syntax errors are reported: not in a Helm template
+    (``{{``), and only where the file shows a sign of vLLM."""
+    # Asked document by document (and remembered with each), so that typing
+    # in a long file with a syntax error does not scan all of it each time:
+    # neither "{{" nor "vllm" can cross a "\n---" line.
+    seen = [d.marks(text) for d in docs]
+    if any(braces for braces, _ in seen):
         return False
-    return bool(forms) or "vllm" in (path + text).lower()
+    return bool(forms) or any(v for _, v in seen) or "vllm" in (path + text[:3]).lower()
 
 
 def _internal(exc: Exception, span: Span) -> ParseProblem:
