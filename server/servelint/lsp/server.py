@@ -58,6 +58,13 @@ DEBOUNCE_S = 0.03
 BURST_GAP_S = 0.01
 # After this long without a lint the heap is collected in full (see _settle_heap).
 IDLE_GC_S = 2.0
+# Allocations between two collections of the youngest generation (Python's
+# default: 700).  A keystroke allocates a few thousand objects that nearly all
+# die young; with the default, two or three collections a keystroke walked
+# the survivors, and the heap is frozen after each lint anyway.
+GC_YOUNG = 20_000
+# How long a document's settings (its project config) are taken as read.
+SETTINGS_TTL_S = 1.0
 # A document whose last lint took less than this is linted on the event loop
 # itself when the worker is idle (see ServelintServer.lint).
 INLINE_LINT_S = 0.05
@@ -186,6 +193,7 @@ class ServelintServer(LanguageServer):
         self.debounce = DEBOUNCE_S
         self.lints_running = 0
         self._idle_gc: asyncio.TimerHandle | None = None
+        self._settings: dict[str, tuple[Settings, float, Settings]] = {}  # see settings_for
         self.executor = _Worker()
         # Open documents' texts for the lint running in the worker: a --config
         # file being edited is read from the editor, not from disk.
@@ -236,9 +244,22 @@ class ServelintServer(LanguageServer):
         return doc
 
     def settings_for(self, path: str) -> Settings:
-        if os.path.isabs(path):
-            return for_file(path, self.base_settings)
-        return self.base_settings
+        if not os.path.isabs(path):
+            return self.base_settings
+        # Finding the project config stats two names in every directory up
+        # to the root: ~0.3 ms, asked twice a keystroke.  A config file
+        # changed on disk is seen at once when the client watches files (see
+        # did_change_watched_files), else within SETTINGS_TTL_S.
+        now = time.monotonic()
+        base = self.base_settings
+        known = self._settings.get(path)
+        if known is not None and known[0] is base and now - known[1] < SETTINGS_TTL_S:
+            return known[2]
+        if len(self._settings) > 4096:
+            self._settings.clear()
+        settings = for_file(path, base)
+        self._settings[path] = (base, now, settings)
+        return settings
 
     def source(self, st: DocState, result: LintResult, path: str | None = None) -> SourceText:
         """A document (or a file the lint read) measured in the client's encoding."""
@@ -778,6 +799,7 @@ def create_server() -> ServelintServer:
     async def did_change_watched_files(ls: ServelintServer, params: types.DidChangeWatchedFilesParams) -> None:
         project_config = False
         touched: set[str] = set()
+        ls._settings.clear()
         for change in params.changes:
             path = ls.path_of(change.uri)
             if os.path.basename(path) in CONFIG_NAMES:
@@ -896,6 +918,7 @@ async def _register_watchers(ls: ServelintServer) -> None:
 def run(mode: str = "stdio", host: str = "127.0.0.1", port: int = 2087) -> int:
     logging.basicConfig(level=os.environ.get("SERVELINT_LOG", "WARNING").upper(), format="%(levelname)s %(name)s: %(message)s")
     server = create_server()
+    gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
     if mode == "tcp":
         server.start_tcp(host, port)
     elif mode == "ws":
