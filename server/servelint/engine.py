@@ -377,9 +377,14 @@ class Engine:
                 if reused is prev.diagnostics and prev.launch is launch:
                     return prev  # untouched: nothing to copy
                 if reused is not None:
-                    return LaunchResult(launch, release, prev._invocation if reused is prev.diagnostics else None,
-                                        reused, prev.by_rule, prev.key, launch.span.start,
-                                        prev._reread if reused is prev.diagnostics else self._reader(launch, release))
+                    # A launch that moved is read again (for a hover, say)
+                    # only when asked: its old reading has the old places.
+                    base = launch.span.start
+                    if base == prev.base:
+                        return LaunchResult(launch, release, prev._invocation, reused, prev.by_rule, prev.key, base,
+                                            prev._reread)
+                    return LaunchResult(launch, release, None, reused, prev.by_rule, prev.key, base,
+                                        self._reader(launch, release))
         if release is None:
             inherited = None
             if launch.entry is Entry.CONFIG_FILE:
@@ -402,7 +407,7 @@ class Engine:
             # need to compare words.
             reused = _relocated(prev, path, launch, edit)
             if reused is not None:
-                if reused is prev.diagnostics:
+                if reused is prev.diagnostics and base == prev.base:
                     if prev.launch is launch and prev.release is release:
                         return prev  # untouched: nothing to copy
                     return LaunchResult(launch, release, prev._invocation, reused, prev.by_rule, prev.key, base,
@@ -418,7 +423,7 @@ class Engine:
             old = by_key.get(key) or old
         if old is not None and old.key == key:
             reused = _relocated(old, path, launch, edit)
-            if reused is old.diagnostics:
+            if reused is old.diagnostics and base == old.base:
                 return LaunchResult(launch, release, old._invocation, reused, old.by_rule, key, base, old._reread)
             if reused is not None:
                 return LaunchResult(launch, release, None, reused, old.by_rule, key, base, read)

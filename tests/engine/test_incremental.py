@@ -85,3 +85,20 @@ def test_many_random_edits_end_equal_to_a_fresh_lint():
             text = text[:i] + rng.choice(["-", " ", "x", "\\\n", "1", "--port 9 ", "'"]) + text[i:]
         got = _view(engine.lint("run.sh", text))
         assert got == _fresh(text)
+
+
+def test_a_launch_moved_by_an_edit_above_is_read_at_its_new_place():
+    # Hover and completion find the flag under the cursor in the launch's
+    # reading; a launch an edit moved (with or without findings) must be
+    # read where it is now, not where it was.
+    engine = Engine(SETTINGS)
+    engine.lint("run.sh", DOC)
+    for edited in (DOC.replace("#!/bin/sh\n", "#!/bin/sh\n# a new line\n"),
+                   DOC.replace("--port 8000", "--port 80000")):
+        result = engine.lint("run.sh", edited)
+        for launch_result in result.launches:
+            inv = launch_result.invocation
+            for flag in inv.flags:
+                assert edited[flag.name_span.start : flag.name_span.end] == flag.written, (flag, edited)
+                found = inv.flag_at(flag.name_span.start)
+                assert found is not None and found[0] is flag
