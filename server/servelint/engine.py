@@ -15,16 +15,14 @@ that did change, a rule is re-run only if one of the inputs it declares
 
 from __future__ import annotations
 
-import hashlib
 from bisect import bisect_left
-import logging
 import os
 import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable
 
-from . import argv, knowledge
+from . import LazyLogger, argv, knowledge
 from .diagnostics import Diagnostic, Severity
 from .model import Entry, Launch, ParsedDocument, ParseProblem, Word
 from .parse import parse_document
@@ -36,7 +34,7 @@ from .rules.parse_level import BY_PROBLEM
 from .settings import Settings
 from .text import SourceText, Span, edit_range
 
-log = logging.getLogger(__name__)
+log = LazyLogger(__name__)
 
 # Files larger than this are not linted (an information diagnostic says so):
 # no launch file is this big, and an editor must stay responsive.
@@ -47,6 +45,8 @@ INTERNAL_ERROR_CODE = InternalError.code
 
 @dataclass
 class LaunchResult:
+    """A launch's lint: its release, invocation and diagnostics, kept for the next lint."""
+
     launch: Launch
     release: ReleaseChoice
     _invocation: "argv.Invocation | None"
@@ -76,6 +76,8 @@ class LaunchResult:
 
 @dataclass
 class LintResult:
+    """One document's lint: its parse, diagnostics and launches."""
+
     path: str
     source: SourceText
     parsed: ParsedDocument
@@ -347,6 +349,8 @@ class Engine:
         text = self.read_file(target)
         if text is None:
             return ref, None, "missing", None
+        import hashlib  # only for a launch naming a --config file: ~11M instructions of a cold check
+
         digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
         from .parse.vllm_config import parse_vllm_config
 

@@ -23,6 +23,8 @@ from .text import Span
 
 @dataclass(frozen=True, slots=True)
 class ReleaseChoice:
+    """The release a launch is checked against, and why."""
+
     version: str  # a bundled release
     reason: str  # for the hover and the status bar
     span: Span | None = None  # where the deciding hint is written, in this document

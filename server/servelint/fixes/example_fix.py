@@ -25,15 +25,15 @@ does not parse as launches yields no fix (and a log line), never a guess.
 from __future__ import annotations
 
 import json
-import logging
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from .. import LazyLogger
 from ..argv import Invocation, interpret
 
-log = logging.getLogger(__name__)
+log = LazyLogger(__name__)
 
 _MARK = re.compile(r"^\s*#\s*(before|after|or)\b", re.I)
 

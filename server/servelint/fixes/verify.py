@@ -9,14 +9,14 @@ The fix tests check every fix against the same criteria.
 
 from __future__ import annotations
 
-import logging
 from collections import Counter
 from typing import Callable, Iterable
 
+from .. import LazyLogger
 from ..diagnostics import Diagnostic, Edit, Fix, Severity
 from ..text import Span
 
-log = logging.getLogger(__name__)
+log = LazyLogger(__name__)
 
 # Re-lints per document version for fixes of diagnostics without a record
 # (a record's fixes, data from outside, are always checked).  Each re-lint
