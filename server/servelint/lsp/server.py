@@ -389,11 +389,15 @@ class ServelintServer(LanguageServer):
         if st.pending is not None and not st.pending.done():
             st.pending.cancel()
         if delay is None:
-            # A keystroke after a pause is linted at once.  Edits arriving
-            # back to back (a paste, a client replaying changes) or while a
-            # lint runs wait for a pause, so a burst is one lint.
+            # A keystroke after a pause is linted at once, and so is one
+            # that finds the edit before it linted already, however soon it
+            # comes (a keystroke's lint takes a few ms: a client waiting for
+            # each answer is not a burst).  Edits arriving back to back (a
+            # paste, a client replaying changes) or while a lint runs wait
+            # for a pause, so a burst is one lint.
             now = time.monotonic()
-            burst = now - st.last_scheduled < BURST_GAP_S
+            caught_up = st.result_stamp == st.stamp - 1
+            burst = now - st.last_scheduled < BURST_GAP_S and not caught_up
             st.last_scheduled = now
             delay = self.debounce if burst or self.lints_running else 0
         st.pending = asyncio.ensure_future(self._lint_later(uri, delay, publish))
