@@ -35,6 +35,7 @@ from .text import Span
 
 if TYPE_CHECKING:  # pragma: no cover
     from .knowledge.flags import Option, ReleaseKnowledge
+    from collections.abc import Mapping
 
 _NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
 _OPT_LEVEL = re.compile(r"^-O(=?)(.*)$")
@@ -133,7 +134,7 @@ class Invocation:
     # "missing", "not-yaml"; and the file's resolved path.
     config_state: str = ""
     config_file: str | None = None
-    env: dict[str, EnvVar] = field(default_factory=dict)
+    env: "Mapping[str, EnvVar]" = field(default_factory=dict)  # read only
     _last: "tuple[int, dict[str, Flag]] | None" = field(default=None, repr=False, compare=False)
     _by_dest: "tuple[int, dict[str, list[Flag]]] | None" = field(default=None, repr=False, compare=False)
     # What rules derive from the flags (a value, the merged speculative
@@ -298,7 +299,9 @@ def interpret(
     ``config_words`` are the argv words of the ``--config`` file the launch
     names (already read by the engine), inserted where vLLM inserts them.
     """
-    inv = Invocation(launch=launch, knowledge=kn, env=dict(launch.env), config_launch=config_launch)
+    # The launch's environment as it is (read only): a script exporting
+    # thousands of variables shares them between launches (model.Env).
+    inv = Invocation(launch=launch, knowledge=kn, env=launch.env, config_launch=config_launch)
     words = list(launch.args)
     flat = launch.entry is Entry.API_SERVER or launch.entry is Entry.CONFIG_FILE
 

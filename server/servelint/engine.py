@@ -24,7 +24,7 @@ from typing import Callable, Iterable
 
 from . import LazyLogger, argv, knowledge
 from .diagnostics import Diagnostic, Severity
-from .model import Entry, Launch, ParsedDocument, ParseProblem, Word
+from .model import Entry, Env, Launch, ParsedDocument, ParseProblem, Word
 from .parse import parse_document
 from .parse.entry import config_refs
 from .release import ReleaseChoice, choose
@@ -150,6 +150,7 @@ class Engine:
         # Kept for a whole `check` run; an editor's engine forgets them after
         # each lint, so a model downloaded meanwhile is seen.
         self._models = _Models()
+        self._env_keys = _EnvKeys()
 
     # -- records -------------------------------------------------------------
 
@@ -182,6 +183,7 @@ class Engine:
         settings = settings or self.settings
         if self.incremental:
             self._models.clear()
+        self._env_keys = _EnvKeys()
         if len(text) > MAX_DOCUMENT_CHARS:
             # Not even a line index: that alone is a second of work on 50 MB.
             self._previous.pop(path, None)
@@ -312,27 +314,10 @@ class Engine:
         """What a launch's findings depend on in the document, relative to
         where it starts (the engine adds release, config file and settings)."""
         base = launch.span.start
-        # A variable set outside the launch counts by value, not by place:
-        # findings pointing at it are moved with the document (_relocated).
-        env = tuple(
-            sorted(
-                (
-                    name,
-                    var.value,
-                    var.exact,
-                    None if var.span is None else (
-                        (var.span.start - base, var.span.end - base)
-                        if launch.span.start <= var.span.start < launch.span.end
-                        else "outside"
-                    ),
-                )
-                for name, var in launch.env.items()
-            )
-        )
         return (
             launch.form, launch.entry, source.text[launch.span.start : launch.span.end],
             tuple((w.text, w.span.start - base, w.span.end - base, w.exact) for w in launch.args),
-            env, launch.image,
+            self._env_keys.of(launch.env, launch.span), launch.image,
             tuple((p.code, p.message, p.span.start - base, p.span.end - base) for p in launch.problems),
         )
 
@@ -620,6 +605,64 @@ def _dedupe_fixes(fixes: list) -> list:
             preferred_taken = True
         out.append(fx)
     return out
+
+
+class _EnvKeys:
+    """The environment part of launch keys.
+
+    A variable set outside the launch counts by value, not by place
+    (findings pointing at it are moved with the document: _relocated); one
+    set inside it (a ``VAR=x`` prefix) by its place in the launch.  A script
+    exporting thousands of variables shares them between its launches
+    (``model.Env``: a few own entries over a shared base): each shared base
+    is described once per lint, not once per launch."""
+
+    def __init__(self) -> None:
+        # id(env) → (env, first start, last end of its variables, its part)
+        self._shared: dict[int, tuple] = {}
+
+    def of(self, env: Mapping, span: Span) -> tuple:
+        if isinstance(env, Env) and env.frozen:
+            return self._of_shared(env, span)
+        return self._describe(env, span)
+
+    def _describe(self, env: Mapping, span: Span) -> tuple:
+        if isinstance(env, Env):
+            own, hidden, shared = env.layers()
+            if shared is not None:
+                return ("over", _env_entries(own, span), tuple(sorted(hidden)), self._of_shared(shared, span))
+        return _env_entries(env, span)
+
+    def _of_shared(self, env: Mapping, span: Span) -> tuple:
+        """An environment several launches hold (never changed again)."""
+        got = self._shared.get(id(env))
+        if got is None or got[0] is not env:
+            starts = [var.span.start for var in env.values() if var.span is not None]
+            # Described as if every variable were outside the launch (what a
+            # base set before the launch holds); checked for each launch.
+            got = self._shared[id(env)] = (env, min(starts, default=0), max(starts, default=-1) + 1,
+                                           self._describe(env, Span(0, 0)))
+        _, lo, hi, part = got
+        if hi <= span.start or lo >= span.end or span.start == span.end:
+            return part
+        return self._describe(env, span)  # a variable of it inside this launch
+
+
+def _env_entries(env: Mapping, span: Span) -> tuple:
+    base = span.start
+    return tuple(sorted(
+        (
+            name,
+            var.value,
+            var.exact,
+            None if var.span is None else (
+                (var.span.start - base, var.span.end - base)
+                if span.start <= var.span.start < span.end
+                else "outside"
+            ),
+        )
+        for name, var in env.items()
+    ))
 
 
 class _LazyIndex:

@@ -248,6 +248,11 @@ class Env(MutableMapping):
     def copy(self) -> "Env":
         return Env(self._own, self._base, self._hidden)
 
+    def layers(self) -> "tuple[Mapping, frozenset, Mapping | None]":
+        """(own entries, names of the base hidden here, the base): for
+        describing each shared base once, not once per launch over it."""
+        return self._own, frozenset(self._hidden), self._base
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Mapping):
             return NotImplemented
