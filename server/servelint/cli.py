@@ -209,6 +209,12 @@ def _main(argv: list[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = _quick_args(argv) or _parser().parse_args(argv)
     if args.command == "check":
+        if _own_process:
+            # Parsing a repository allocates millions of short-lived objects
+            # and frees nearly all of them by reference counting; collecting
+            # the youngest generation every 700 allocations spent ~4% of a
+            # check of the 555 bench YAML files (valgrind) finding nothing.
+            gc.set_threshold(20_000, *gc.get_threshold()[1:])
         return check(args)
     if args.command == "lsp":
         from .lsp.server import run
