@@ -157,6 +157,16 @@ class SourceText:
             if prev._ascii is not None and piece.isascii():
                 self._ascii = prev._ascii
 
+    def with_encoding(self, encoding: str) -> "SourceText":
+        """The same text measured in another position encoding, sharing the
+        line index (a client on UTF-8 or UTF-32 must not cost a rebuild of
+        it per keystroke)."""
+        if encoding == self.encoding:
+            return self
+        other = SourceText(self.text, encoding)
+        other._index, other._ascii, other._cr = self._lines(), self._ascii, self._cr
+        return other
+
     def _lines(self) -> _Lines:
         index = self._index
         if index is None:

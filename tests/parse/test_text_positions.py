@@ -66,3 +66,13 @@ def test_a_line_index_derived_through_edits_answers_as_a_fresh_one(seed: int) ->
             assert src.line_end(line) == fresh.line_end(line)
         for offset in range(len(text) + 1):
             assert src.position(offset) == fresh.position(offset), (offset, text)
+
+
+def test_another_encoding_shares_the_line_index_and_measures_its_own_way() -> None:
+    text = "a\n# 😀 é\nvllm serve m --port 1\n"
+    src = SourceText(text)
+    for encoding in ("utf-8", "utf-32"):
+        other = src.with_encoding(encoding)
+        fresh = SourceText(text, encoding)
+        assert [other.position(i) for i in range(len(text) + 1)] == [fresh.position(i) for i in range(len(text) + 1)]
+    assert src.with_encoding("utf-16") is src

@@ -269,7 +269,7 @@ class ServelintServer(LanguageServer):
             return SourceText(self._read_file(p) or "", st.encoding)
         if base.encoding == st.encoding:
             return base
-        return SourceText(base.text, st.encoding)
+        return base.with_encoding(st.encoding)
 
     # -- linting -------------------------------------------------------------
 
@@ -322,12 +322,12 @@ class ServelintServer(LanguageServer):
             src = sources.get(p)
             if src is None:
                 base = result.source if p == result.path else result.sources.get(p)
-                if base is not None and base.encoding == encoding:
+                if base is not None:
                     # The engine's line index of the whole text: building
                     # another one cost a millisecond or two per keystroke.
-                    src = base
+                    src = base.with_encoding(encoding)
                 else:
-                    src = SourceText(base.text if base is not None else (self._read_file(p) or ""), encoding)
+                    src = SourceText(self._read_file(p) or "", encoding)
                 sources[p] = src
             return src
 
