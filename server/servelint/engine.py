@@ -183,7 +183,7 @@ class Engine:
         settings = settings or self.settings
         if self.incremental:
             self._models.clear()
-        self._env_keys = _EnvKeys()
+        self._env_keys.trim()
         if len(text) > MAX_DOCUMENT_CHARS:
             # Not even a line index: that alone is a second of work on 50 MB.
             self._previous.pop(path, None)
@@ -617,9 +617,18 @@ class _EnvKeys:
     (``model.Env``: a few own entries over a shared base): each shared base
     is described once per lint, not once per launch."""
 
+    # Shared environments remembered across lints (a keystroke keeps most of
+    # them); past this many, the next lint starts afresh.
+    LIMIT = 4096
+
     def __init__(self) -> None:
-        # id(env) → (env, first start, last end of its variables, its part)
+        # id(env) → (env, first start, last end of its variables, its part);
+        # holding env keeps its id from being reused by another object.
         self._shared: dict[int, tuple] = {}
+
+    def trim(self) -> None:
+        if len(self._shared) > self.LIMIT:
+            self._shared.clear()
 
     def of(self, env: Mapping, span: Span) -> tuple:
         if isinstance(env, Env) and env.frozen:
