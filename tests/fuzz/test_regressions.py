@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from servelint.engine import Engine
+from servelint.parse import parse_document
 from servelint.settings import Settings
 
 # Found by test_fuzz_records: the "or" alternative removes --enforce-eager and
@@ -193,3 +194,15 @@ def test_a_saved_input_passes_its_check(path, request):
 
 def test_every_open_finding_has_its_input():
     assert sorted(OPEN) == sorted(p.stem for p in REGRESSIONS if p.stem in OPEN)
+
+
+def test_assignments_alone_on_the_line_above_a_launch_are_not_its_prefixes():
+    # tree-sitter-bash reads `A=0 B=1` + line break + `C=0 vllm serve ...` as
+    # one command with three assignments; bash ends the first statement at
+    # the line break, so the launch's own prefix is C alone (from the long
+    # run at 82363ee, shell-incremental-wrong-dd8aeb474af2, where the full
+    # and the incremental parse disagreed on it).
+    text = "#!/bin/sh\nCUDA_VISIBLE_DEVICES=0 X=1\nVLLM_USE_V2_MODEL_RUNNER=0 vllm serve m \\\n  --port 1\n"
+    [launch] = parse_document("r.sh", text).launches
+    assert text[launch.span.start:].startswith("VLLM_USE_V2_MODEL_RUNNER=0 vllm serve m")
+    assert sorted(launch.env) == ["VLLM_USE_V2_MODEL_RUNNER"]

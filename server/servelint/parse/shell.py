@@ -1230,7 +1230,7 @@ class _Walker:
         """``node``'s own named children and the lines tree-sitter-bash joined
         to it (see ``_joined_lines``), or None when it joined none."""
         a = node.start_byte
-        if self.src.find("\n\\", a, node.end_byte) < 0:
+        if self.src.find("\n", a, node.end_byte) < 0:
             return None
         kids = node.named_children
         lines = self._joined_lines(kids, a)
