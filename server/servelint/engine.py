@@ -360,20 +360,10 @@ class Engine:
             if (release is prev.release and refs is not None and id(launch) not in refs
                     and prev.key[-4:] == (release.version, release.reason, "", settings)):
                 # The common case of a keystroke elsewhere: no config file to
-                # read again, the same release; the findings stand as they are
-                # or moved with the text.
-                reused = _relocated(prev, path, launch, edit)
-                if reused is prev.diagnostics and prev.launch is launch:
-                    return prev  # untouched: nothing to copy
-                if reused is not None:
-                    # A launch that moved is read again (for a hover, say)
-                    # only when asked: its old reading has the old places.
-                    base = launch.span.start
-                    if base == prev.base:
-                        return LaunchResult(launch, release, prev._invocation, reused, prev.by_rule, prev.key, base,
-                                            prev._reread)
-                    return LaunchResult(launch, release, None, reused, prev.by_rule, prev.key, base,
-                                        self._reader(launch, release))
+                # read again, the same release.
+                carried = self._carried(prev, prev.key, path, launch, release, edit)
+                if carried is not None:
+                    return carried
         if release is None:
             inherited = None
             if launch.entry is Entry.CONFIG_FILE:
@@ -394,14 +384,9 @@ class Engine:
             # A launch the re-parse carried over keeps its findings if the
             # release, the config file and the settings are the same too; no
             # need to compare words.
-            reused = _relocated(prev, path, launch, edit)
-            if reused is not None:
-                if reused is prev.diagnostics and base == prev.base:
-                    if prev.launch is launch and prev.release is release:
-                        return prev  # untouched: nothing to copy
-                    return LaunchResult(launch, release, prev._invocation, reused, prev.by_rule, prev.key, base,
-                                        prev._reread)
-                return LaunchResult(launch, release, None, reused, prev.by_rule, prev.key, base, read)
+            carried = self._carried(prev, prev.key, path, launch, release, edit, read)
+            if carried is not None:
+                return carried
         key = self._launch_key(source, launch) + context
         twin = twins.get(key) if twins is not None else None
         if twin is not None:
@@ -411,11 +396,9 @@ class Engine:
         if by_key:
             old = by_key.get(key) or old
         if old is not None and old.key == key:
-            reused = _relocated(old, path, launch, edit)
-            if reused is old.diagnostics and base == old.base:
-                return LaunchResult(launch, release, old._invocation, reused, old.by_rule, key, base, old._reread)
-            if reused is not None:
-                return LaunchResult(launch, release, None, reused, old.by_rule, key, base, read)
+            carried = self._carried(old, key, path, launch, release, edit, read)
+            if carried is not None:
+                return carried
 
         self.launch_evaluations += 1
         inv = read()
@@ -457,6 +440,24 @@ class Engine:
         if twins is not None:
             twins.setdefault(key, result)
         return result
+
+    def _carried(self, prev: LaunchResult, key: tuple, path: str, launch: Launch, release: ReleaseChoice,
+                 edit: "_Edit | None", read=None) -> LaunchResult | None:
+        """``prev``'s findings for ``launch`` (the same words, release, config
+        file and settings: ``key``), at the launch's place now; None if one
+        of them points at text the edit changed."""
+        reused = _relocated(prev, path, launch, edit)
+        if reused is None:
+            return None
+        base = launch.span.start
+        if reused is prev.diagnostics and base == prev.base:
+            if prev.launch is launch and prev.release is release:
+                return prev  # untouched: nothing to copy
+            return LaunchResult(launch, release, prev._invocation, reused, prev.by_rule, key, base, prev._reread)
+        # A launch that moved is read again (for a hover, say) only when
+        # asked: its old reading has the old places.
+        return LaunchResult(launch, release, None, reused, prev.by_rule, key, base,
+                            read or self._reader(launch, release))
 
     def _reader(self, launch: Launch, release: ReleaseChoice, cfg_launch=None, config_state: str = "",
                 config_path=None) -> "Callable[[], argv.Invocation]":
