@@ -73,6 +73,10 @@ class Fix:
     edits: list[Edit]
     safe: bool = True
     preferred: bool = False
+    # The record whose exampleFix this fix was drawn from (None: the rule's
+    # own fix).  Such fixes are data from outside and are always re-linted
+    # before they are offered.
+    record: str | None = None
 
 
 @dataclass(slots=True)

@@ -324,6 +324,8 @@ def fix_for(inv: Invocation, text: str | TextOf, path: str, alt: Alternative, re
     """
     text_of: TextOf = text if callable(text) else (lambda p, _t=text: _t if p == path else None)
     try:
-        return _fix(inv, text_of, path, alt)
+        fix = _fix(inv, text_of, path, alt)
     except _NotApplicable:
         return None
+    fix.record = record_id
+    return fix

@@ -18,8 +18,8 @@ from ..text import Span
 
 log = LazyLogger(__name__)
 
-# Re-lints per document version for fixes of diagnostics without a record
-# (a record's fixes, data from outside, are always checked).  Each re-lint
+# Re-lints per document version for a rule's own fixes (a fix drawn from a
+# record's exampleFix, data from outside, is always checked).  Each re-lint
 # costs about a lint of the fixed launch, so a launch with thousands of
 # duplicated flags would cost thousands of lints: past this many, such fixes
 # (which the fix property tests cover) are offered as they are.
@@ -176,8 +176,8 @@ def keep_verified(engine, fixes: list[Fix], d: Diagnostic, main: str,
     """The fixes whose re-lint (of the document ``main``) shows them to fix
     ``d`` and break nothing; the others are dropped, with a log line.
 
-    A diagnostic with a ``record`` has its fixes checked always; other
-    fixes within ``RULE_FIX_BUDGET`` re-lints per document version (fewer
+    A fix drawn from a record (``Fix.record``) is checked always; a rule's
+    own fixes within ``RULE_FIX_BUDGET`` re-lints per document version (fewer
     for long launches: ``RULE_FIX_CHARS``).  ``result``, the lint that found
     ``d``, saves the verifier a lint of the unfixed text when it may stand in
     for one."""
@@ -195,7 +195,7 @@ def keep_verified(engine, fixes: list[Fix], d: Diagnostic, main: str,
     kept = []
     cost = None
     for fx in fixes:
-        if d.record is None:
+        if fx.record is None:
             if cost is None and verifier.spent < RULE_FIX_BUDGET:
                 cost = _relint_cost(result, d, len(doc))
             if verifier.spent >= RULE_FIX_BUDGET or verifier.chars + cost > RULE_FIX_CHARS:
