@@ -33,7 +33,7 @@ function workspaceFolder(): string | undefined {
 
 function currentSettings(): Record<string, unknown> {
   const cfg = vscode.workspace.getConfiguration(SECTION);
-  const keys = ["vllmVersion", "target", "records", "severity", "lint", "interpreter", "installSource"];
+  const keys = ["vllmVersion", "target", "records", "severity", "lint", "maxLaunches", "interpreter", "installSource"];
   const raw: Record<string, unknown> = {};
   for (const k of keys) raw[k] = cfg.get(k);
   return forServer(raw, workspaceFolder());

@@ -56,7 +56,8 @@ def _head(path: str) -> str:
 
 # The options of `check`, read both by argparse and by ``_quick_args``:
 # (option strings, dest, kind, argparse keywords).  kind: "value" (one
-# value), "append", "flag" (store_true) or "jobs".
+# value), "append", "flag" (store_true), "jobs" (a number from 1) or
+# "count" (a number from 0).
 _CHECK_OPTIONS = (
     (("--format",), "format", "value", dict(choices=("text", "json", "sarif", "github"), default="text")),
     (("--vllm-version",), "vllm_version", "value",
@@ -72,6 +73,8 @@ _CHECK_OPTIONS = (
     (("--fix",), "fix", "flag", dict(action="store_true", help="apply safe fixes to the files")),
     (("--diff",), "diff", "flag", dict(action="store_true", help="show the safe fixes as a diff, change nothing")),
     (("--no-config",), "no_config", "flag", dict(action="store_true", help="ignore .servelint.toml / [tool.servelint]")),
+    (("--max-launches",), "max_launches", "count",
+     dict(metavar="N", help="check at most N launches per file (default 1000; 0: all)")),
     (("-j", "--jobs"), "jobs", "jobs",
      dict(metavar="N", help="lint in N processes (default: the CPUs available; 1: in this process only)")),
 )
@@ -87,7 +90,7 @@ def _parser() -> "argparse.ArgumentParser":
     c = sub.add_parser("check", help="check files and directories")
     c.add_argument("paths", nargs="*", default=["."], help="files or directories ('-' reads stdin)")
     for strings, _dest, kind, kw in _CHECK_OPTIONS:
-        c.add_argument(*strings, **({**kw, "type": _jobs} if kind == "jobs" else kw))
+        c.add_argument(*strings, **({**kw, "type": _NUMBERS[kind]} if kind in _NUMBERS else kw))
 
     lsp = sub.add_parser("lsp", help="run the language server")
     mode = lsp.add_mutually_exclusive_group()
@@ -156,8 +159,8 @@ def _quick_args(argv: list[str]) -> "SimpleNamespace | None":
             return None
         if kind == "append":
             values[dest].append(value)
-        elif kind == "jobs":
-            if not (value.isascii() and value.isdigit()) or int(value) < 1:
+        elif kind in _NUMBERS:
+            if not (value.isascii() and value.isdigit()) or int(value) < (kind == "jobs"):
                 return None
             values[dest] = int(value)
         else:
@@ -251,6 +254,17 @@ def _jobs(value: str) -> int:
     return n
 
 
+def _count(value: str) -> int:
+    import argparse
+
+    if not (value.isascii() and value.isdigit()):
+        raise argparse.ArgumentTypeError(f"expected a number, 0 or more (got {value!r})")
+    return int(value)
+
+
+_NUMBERS = {"jobs": _jobs, "count": _count}
+
+
 # Below this many files per worker process a pool costs more than it saves:
 # importing multiprocessing and each worker's first use of the parsers and
 # rules cost ~0.1-0.15 s of CPU (16 files: 0.40 s serial, 0.50 s with two
@@ -275,6 +289,7 @@ def check(args) -> int:
         target=args.target or "cuda",
         records=tuple(args.records),
         disable=frozenset(args.disable),
+        **({} if args.max_launches is None else {"max_launches": args.max_launches}),
     )
     engine = Engine(base, incremental=False)
     diags = []

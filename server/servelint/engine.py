@@ -29,7 +29,7 @@ from .parse import parse_document
 from .parse.entry import config_refs
 from .release import ReleaseChoice, choose
 from .rules import Context, Finding, Rule, invocation_rules
-from .rules.meta import FileTooLarge, InternalError
+from .rules.meta import FileTooLarge, InternalError, TooManyLaunches
 from .rules.parse_level import BY_PROBLEM
 from .settings import Settings
 from .text import SourceText, Span, edit_range
@@ -193,7 +193,8 @@ class Engine:
         edit = _Edit(*edit_range(previous.source.text, text)) if previous is not None else None
         source = SourceText(text, edited=None if edit is None else (previous.source, edit.start, edit.old_end, edit.new_end))
         try:
-            parsed = parse_document(path, text, language_id, previous.parsed if previous else None)
+            parsed = parse_document(path, text, language_id, previous.parsed if previous else None,
+                                    settings.max_launches)
         except Exception as exc:  # a parser bug must not take the editor down
             log.exception("parser failed on %s", path)
             parsed = ParsedDocument(path=path, form=None)
@@ -212,11 +213,12 @@ class Engine:
 
         for p in parsed.problems:
             diagnostics.extend(self._problem_diagnostics(path, [p], doc_release.version, settings))
+        launches = self._within_limit(path, parsed, settings, doc_release.version, diagnostics)
 
         # A launch whose text did not change (maybe moved) is found by its key;
         # one that changed is compared rule by rule with the launch that had
         # its place.
-        by_key = _LazyIndex(old_launches, len(parsed.launches) - len(old_launches))
+        by_key = _LazyIndex(old_launches, len(launches) - len(old_launches))
         # Whether each launch the edit left alone keeps the release it had:
         # the same hints around it, and (if it was decided by a hint written
         # elsewhere) that hint still on the line the reason names.
@@ -239,7 +241,7 @@ class Engine:
         # edit on: most launches of an open file are never edited, and
         # describing them all costs a third of a big script's memory.
         sign = self.reuse_rules and previous is not None
-        for i, launch in enumerate(parsed.launches):
+        for i, launch in enumerate(launches):
             old = old_launches[i] if i < len(old_launches) else None
             try:
                 res = self._lint_launch(path, source, parsed, launch, old, settings, sources, by_key, edit, refs,
@@ -266,6 +268,29 @@ class Engine:
         if self.incremental:
             self._previous[path] = result
         return result
+
+    def _within_limit(self, path: str, parsed: ParsedDocument, settings: Settings, version: str,
+                      diagnostics: list[Diagnostic]) -> list[Launch]:
+        """The launches to check: those before the place where the file goes
+        past ``settings.max_launches`` (an SL012 there)."""
+        limit = settings.max_launches
+        launches = parsed.launches
+        cut = parsed.unread if limit else None
+        if limit and len(launches) > limit:
+            past = launches[limit].entry_span
+            if cut is None or past.start < cut.start:
+                cut = past
+        if cut is None:
+            return launches
+        if settings.enabled(TooManyLaunches.name, TooManyLaunches.code):
+            diagnostics.append(Diagnostic(
+                path, cut, settings.severity_for(TooManyLaunches.name, TooManyLaunches.code, TooManyLaunches.severity),
+                TooManyLaunches.code, TooManyLaunches.name, TooManyLaunches.category,
+                f"servelint checks at most {limit:,} launches in a file (the max-launches setting): "
+                "launches from here to the end of the file are not checked",
+                vllm_version=version,
+            ))
+        return [launch for launch in launches[:limit] if launch.span.start < cut.start]
 
     # -- fixes ---------------------------------------------------------------
 

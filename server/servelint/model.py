@@ -431,3 +431,6 @@ class ParsedDocument:
     directives: list[tuple[int, str, Span]] = field(default_factory=list)
     # What the parser keeps to re-read only the edited part next time.
     cache: Any = None
+    # Where a parser asked for at most N launches stopped reading them: the
+    # entry (``vllm serve``) of the first launch past the limit.
+    unread: Span | None = None

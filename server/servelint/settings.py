@@ -8,6 +8,7 @@ linted file::
     target = "cuda"              # cuda | rocm | cpu | tpu | xpu
     records = ["records/"]       # extra error-record files or folders
     disable = ["deprecated-flag"]
+    max-launches = 1000          # launches checked per file; 0: all
     [severity]
     unknown-flag = "warning"
 """
@@ -22,6 +23,11 @@ from .diagnostics import Severity
 
 TARGETS = ("cuda", "rocm", "cpu", "tpu", "xpu")
 
+# Launches checked per file.  A real file holds a few, a generated matrix a
+# few hundred; checking one costs 0.2-0.5 ms, so 10,000 would take seconds
+# of an editor's time.  Past the limit a file gets one SL012 instead.
+DEFAULT_MAX_LAUNCHES = 1000
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -34,6 +40,7 @@ class Settings:
     disable: frozenset[str] = frozenset()  # rule names or codes
     lint_run: str = "onType"  # onType | onSave (the language server)
     use_installed_vllm: bool = True
+    max_launches: int = DEFAULT_MAX_LAUNCHES  # 0: no limit
 
     def severity_for(self, name: str, code: str, default: Severity) -> Severity:
         for key, sev in self.severity:
@@ -84,6 +91,9 @@ class Settings:
         disable = get("disable", "rulesOff", "rules-off")
         if isinstance(disable, list):
             changes["disable"] = frozenset(str(d) for d in disable)
+        limit = get("max-launches", "maxLaunches", "max_launches")
+        if isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0:
+            changes["max_launches"] = limit
         lint = get("lint")
         run = get("lint-run", "lintRun")
         if isinstance(lint, dict):
@@ -147,7 +157,7 @@ def for_file(path: str, base: Settings) -> Settings:
     # Explicit CLI/editor settings win over the project file.
     defaults = Settings()
     merged = {}
-    for fld in ("vllm_version", "target", "records", "severity", "disable", "lint_run"):
+    for fld in ("vllm_version", "target", "records", "severity", "disable", "lint_run", "max_launches"):
         mine = getattr(base, fld)
         merged[fld] = mine if mine != getattr(defaults, fld) else getattr(project, fld)
     return replace(base, **merged)

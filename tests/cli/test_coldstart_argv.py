@@ -24,6 +24,8 @@ READ = [
     ["check", "--jobs=3", "--vllm-version=", "--stdin-filename", "run.sh", "-"],
     ["check", "--format", "text", "--format", "json", ""],
     ["check", "-j", "02", "a"],
+    ["check", "--max-launches", "0", "a"],
+    ["check", "--max-launches=20000", "--format", "json", "a"],
     ["lsp"],
     ["lsp", "--stdio"],
 ]
@@ -50,6 +52,8 @@ LEFT_TO_ARGPARSE = [
     ["check", "-j=2"],
     ["check", "--unknown", "a"],
     ["check", "-1"],
+    ["check", "--max-launches", "-1", "a"],
+    ["check", "--max-launches", "many", "a"],
 ]
 
 

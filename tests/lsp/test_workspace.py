@@ -70,6 +70,15 @@ async def test_settings_pushed_with_the_notification(session):
     assert await session.diagnostics(uri, after=mark) == []
 
 
+async def test_launch_limit_setting(session):
+    await session.initialize(options={"maxLaunches": 2})
+    text = "#!/bin/sh\n" + "".join(f"vllm serve m --port {i} --bogus-{i}\n" for i in range(3))
+    uri = session.open("many.sh", text)
+    found = [(d.code, d.range.start.line, d.range.end.character) for d in await session.diagnostics(uri)]
+    assert found[-1] == ("SL012", 3, 10)  # `vllm serve` of the launch past the limit
+    assert [code for code, _, _ in found] == ["SL101", "SL101", "SL012"]
+
+
 async def test_lint_on_save_only(session):
     await session.initialize(options={"lint": {"run": "onSave"}})
     uri = session.open("run.sh", SCRIPT)

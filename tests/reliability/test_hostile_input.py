@@ -125,11 +125,34 @@ def test_deeply_nested_yaml_and_json(tmp_path):
     check(q)
 
 
+def _launch_lines(n: int, bad: set[int]) -> str:
+    """``n`` different launches, one per line from line 2; those in ``bad``
+    with a misspelt flag."""
+    return "#!/bin/sh\n" + "".join(
+        f"vllm serve Qwen/Qwen3-8B --port {8000 + i}{' --max-modl-len 1' if i in bad else ''} &\n"
+        for i in range(n))
+
+
 def test_ten_thousand_launches(tmp_path):
+    # 10,000 different launches: the first 1,000 (the max-launches default)
+    # are checked, and one information says where checking stopped.
     p = tmp_path / "many.sh"
-    p.write_text("#!/bin/sh\n" + "".join(f"vllm serve Qwen/Qwen3-8B --port {8000 + i % 1000} &\n" for i in range(10_000)))
+    p.write_text(_launch_lines(10_000, {10, 999, 1000, 5000}))
     out = check(p)
-    assert out["diagnostics"] == []
+    found = [(d["code"], d["range"]["start"]["line"], d["severity"]) for d in out["diagnostics"]]
+    assert found == [("SL101", 11, "error"), ("SL101", 1000, "error"), ("SL012", 1001, "information")]
+    [limit] = [d for d in out["diagnostics"] if d["code"] == "SL012"]
+    assert limit["range"]["end"] == {"line": 1001, "character": 10}  # `vllm serve`
+    assert "at most 1,000 launches" in limit["message"]
+
+
+def test_launch_limit_is_a_setting(tmp_path):
+    p = tmp_path / "many.sh"
+    p.write_text(_launch_lines(1_500, {1200, 1499}))
+    every = check(p, "--max-launches", "0")
+    assert [(d["code"], d["range"]["start"]["line"]) for d in every["diagnostics"]] == [("SL101", 1201), ("SL101", 1500)]
+    fewer = check(p, "--max-launches", "1300")
+    assert [(d["code"], d["range"]["start"]["line"]) for d in fewer["diagnostics"]] == [("SL101", 1201), ("SL012", 1301)]
 
 
 def test_a_100kb_line(tmp_path):

@@ -27,8 +27,10 @@ CASES = sorted(p for p in GOLDEN.rglob("*") if p.is_file() and not p.name.endswi
 UPDATE = os.environ.get("SERVELINT_UPDATE_GOLDEN") == "1"
 # Rules that cannot be provoked from a file (internal errors) have no case;
 # nor can model-runner-v2-triton, which needs --target cpu (these cases are
-# linted for CUDA): tests/rules/test_replayssm.py covers it.
-NO_CASE = {"internal-error", "file-too-large", "model-runner-v2-triton"}
+# linted for CUDA): tests/rules/test_replayssm.py covers it; nor
+# too-many-launches, which takes a file of over 1,000 launches:
+# tests/engine/test_launch_limit.py and tests/reliability cover it.
+NO_CASE = {"internal-error", "file-too-large", "model-runner-v2-triton", "too-many-launches"}
 
 
 def render(case: Path) -> str:

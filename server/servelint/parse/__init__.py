@@ -41,24 +41,28 @@ def kind_of(path: str, text: str, language_id: str | None = None) -> str | None:
 
 
 def parse_document(
-    path: str, text: str, language_id: str | None = None, previous: ParsedDocument | None = None
+    path: str, text: str, language_id: str | None = None, previous: ParsedDocument | None = None,
+    max_launches: int = 0,
 ) -> ParsedDocument:
     """Parse one document into launches.  Never raises on bad input.
 
     ``previous`` is the last parse of the same document: parsers that can
     re-read only what an edit touched use it (the result is the same).
+    ``max_launches`` (0: all): the caller checks no more launches than this;
+    a parser may stop reading them there and say where (``unread``), or
+    return them all.
     """
     kind = kind_of(path, text, language_id)
     if kind == "shell":
         from .shell import parse_shell_document
 
-        doc = parse_shell_document(path, text, previous)
+        doc = parse_shell_document(path, text, previous, max_launches)
     elif kind == "yaml":
         from .yamlforms import parse_yaml_document
 
         # It finds the release hints itself, document by document, so that
         # an edit scans only the document it changed.
-        return parse_yaml_document(path, text, previous)
+        return parse_yaml_document(path, text, previous, max_launches)
     elif kind == "dockerfile":
         from .dockerfile import parse_dockerfile_document
 

@@ -241,9 +241,14 @@ class ShellIncremental:
     # ids of the launches that name a --config file (kept, so a re-parse
     # need not read every moved launch's words to find them again)
     with_refs: frozenset = frozenset()
+    # Where reading stopped at the launch limit (``tops`` end there), and
+    # that limit.
+    unread: Span | None = None
+    max_launches: int = 0
 
 
-def parse_shell_document(path: str, text: str, previous: ParsedDocument | None = None) -> ParsedDocument:
+def parse_shell_document(path: str, text: str, previous: ParsedDocument | None = None,
+                         max_launches: int = 0) -> ParsedDocument:
     """A shell script (``.sh``, ``.sbatch``...) → its launches.
 
     With ``previous`` (the last parse of the same document), only the
@@ -251,13 +256,18 @@ def parse_shell_document(path: str, text: str, previous: ParsedDocument | None =
     the result is the same as a full parse (tests check it on random edits).
     """
     prev = getattr(previous, "cache", None) if previous is not None else None
-    if isinstance(prev, ShellIncremental):
-        doc = reparse(path, text, prev)
+    if isinstance(prev, ShellIncremental) and (prev.unread is None or prev.max_launches == max_launches):
+        doc = reparse(path, text, prev, max_launches)
+        if doc is not None:
+            return doc
+    if max_launches:
+        doc = _head_only(path, text, max_launches)
         if doc is not None:
             return doc
     try:
         walker = _Walker(text, _ascii_only(text), None, 0, Form.SHELL, {}, "shell", [], None)
         walker.tops = []
+        walker.max_launches = max_launches
         result = walker.run()
     except Exception:  # noqa: BLE001 - this runs on every keystroke
         if os.environ.get("SERVELINT_STRICT"):
@@ -269,20 +279,66 @@ def parse_shell_document(path: str, text: str, previous: ParsedDocument | None =
         launches=result.launches,
         problems=result.problems,
         config_refs=result.config_refs,
+        unread=walker.unread,
     )
-    if walker.tops is not None and not result.problems:
-        doc.cache = ShellIncremental(text, walker.tops, result.launches, result.problems,
-                                     frozenset(walker.assigned), walker.sourced,
-                                     with_refs=frozenset(id(l) for l, _ in result.config_refs))
+    if walker.tops is not None and not result.problems and (walker.unread is None or walker.stopped_early):
+        _keep(doc, text, walker, result)
     return doc
 
 
-def reparse(path: str, text: str, prev: ShellIncremental) -> ParsedDocument | None:
+def _keep(doc: ParsedDocument, text: str, walker: "_Walker", result: ShellResult) -> None:
+    """What a later edit of ``text`` can re-read in part, on ``doc``."""
+    doc.cache = ShellIncremental(text, walker.tops, result.launches, result.problems,
+                                 frozenset(walker.assigned), walker.sourced,
+                                 with_refs=frozenset(id(l) for l, _ in result.config_refs),
+                                 unread=walker.unread, max_launches=walker.max_launches)
+
+
+def _head_only(path: str, text: str, limit: int) -> ParsedDocument | None:
+    """The parse of a script with far more launches than ``limit``, reading
+    only its head; None when the whole script must be read.
+
+    A full parse stops reading at the first command past the limit, but
+    tree-sitter would still parse all of it first: 0.2 s for 10,000 launch
+    lines.  The head ends after twice as many mentions of vllm as the limit
+    needs (every launch mentions it, in a command, image, module or the
+    variable holding one).  Its statements parse as they do in the whole
+    text when the head has no syntax error and no heredoc (whose body may go
+    on past it), and the walk stops before its last statement (which may
+    go on past it)."""
+    low = text.lower()
+    at = -1
+    for _ in range(2 * (limit + 1)):
+        at = low.find("vllm", at + 1)
+        if at < 0:
+            return None
+    end = text.find("\n", at)
+    if end < 0:
+        return None
+    head = text[: end + 1]
+    if "<<" in head:
+        return None
+    try:
+        walker = _Walker(head, _ascii_only(head), None, 0, Form.SHELL, {}, "shell", [], None)
+        walker.tops = []
+        walker.max_launches = limit
+        result = walker.run()
+    except Exception:  # noqa: BLE001 - the full parse decides
+        return None
+    if walker.tops is None or result.problems or walker.unread is None or not walker.stopped_early:
+        return None
+    doc = ParsedDocument(path=path, form=Form.SHELL, launches=result.launches, problems=[],
+                         config_refs=result.config_refs, unread=walker.unread)
+    _keep(doc, text, walker, result)
+    return doc
+
+
+def reparse(path: str, text: str, prev: ShellIncremental, max_launches: int = 0) -> ParsedDocument | None:
     """Re-read only the statements an edit touched, or None when a full parse is needed."""
     if text == prev.text:
         doc = ParsedDocument(path=path, form=Form.SHELL, launches=prev.launches, problems=prev.problems,
                              config_refs=[(l, w) for l in prev.launches if id(l) in prev.with_refs
-                                          for w in config_refs(l)])
+                                          for w in config_refs(l)], unread=prev.unread)
         doc.cache = prev
         return doc
     start, old_end, new_end = edit_range(prev.text, text)
@@ -319,6 +375,8 @@ def reparse(path: str, text: str, prev: ShellIncremental) -> ParsedDocument | No
             re_old = max(re_old, tops[last].end)
         else:
             break
+    if prev.unread is not None and last >= len(tops) - 1:
+        return None  # the statement where reading stopped: only a full parse knows what is past it
     region = tops[first : last + 1]
     snap = region[0].snap
     if snap is None or not all(t.pure for t in region):
@@ -358,17 +416,33 @@ def reparse(path: str, text: str, prev: ShellIncremental) -> ParsedDocument | No
     # it is after the edit, even inside the re-read region.
     if any(l.span.end > rs for l in kept_before):
         return None  # a launch spanning into the region: read everything again
+    unread = None
+    if prev.unread is not None:
+        # Past the launch limit, the same number of launches must stay
+        # before the place where reading stopped: the edit moves it, no more.
+        if len(walker.launches) != sum(1 for l in prev.launches if rs <= l.span.start < re_old):
+            return None
+        unread = prev.unread
+        if unread.start >= re_old:
+            unread = Span(unread.start + delta, unread.end + delta)
+        elif unread.end > rs:
+            # In the region (a function read where it is called): found
+            # again only by reading all.
+            return None
     steps: dict = {}
     moved = [_moved(l, delta, start, steps) for l in prev.launches if l.span.start >= re_old]
     region_launches = sorted(walker.launches, key=lambda l: (l.span.start, l.span.end))
     launches = kept_before + region_launches + moved
+    if max_launches and unread is None and len(launches) > max_launches:
+        return None  # now past the launch limit: a full parse stops where it should
     with_refs = {id(l) for l in kept_before if id(l) in prev.with_refs}
     with_refs.update(id(l) for l in region_launches if config_refs(l))
     with_refs.update(id(l) for l in moved if id(l.moved_from) in prev.with_refs)
     doc = ParsedDocument(path=path, form=Form.SHELL, launches=launches, problems=[],
-                         config_refs=[(l, w) for l in launches if id(l) in with_refs for w in config_refs(l)])
+                         config_refs=[(l, w) for l in launches if id(l) in with_refs for w in config_refs(l)],
+                         unread=unread)
     doc.cache = ShellIncremental(text, tops[:first] + new_tops + after, launches, [], prev.assigned, prev.sourced, True,
-                                 frozenset(with_refs))
+                                 frozenset(with_refs), unread, prev.max_launches)
     return doc
 
 
@@ -814,6 +888,11 @@ class _Walker:
         self.version = 0
         self.tops: list[_Top] | None = None
         self._data = b""  # ``src`` as tree-sitter reads it
+        # At most this many launches are read (0: all); past them, the
+        # entry (``vllm serve``) of the next.
+        self.max_launches = 0
+        self.unread: Span | None = None
+        self.stopped_early = False  # ... and a statement follows the one it stopped in
 
     # -- positions ---------------------------------------------------------------
 
@@ -874,6 +953,10 @@ class _Walker:
         self._finish_unset()
         if root.has_error:
             self._attach_errors(root)
+            if self.unread is not None:
+                # Past the launch limit nothing is checked, syntax neither
+                # (the head of the script is all a long one's parse reads).
+                self.problems = [p for p in self.problems if p.span.start < self.unread.start]
         for launch in self.direct:
             launch.layout = self._layout(launch)
         self.launches.sort(key=lambda l: (l.span.start, l.span.end))
@@ -890,7 +973,8 @@ class _Walker:
         snap = None
         snap_version = -1
         tops: list[_Top] = []
-        for child in root.children:
+        children = root.children
+        for k, child in enumerate(children):
             if log is not None and snap_version != self.version:
                 snap = log.snapshot(self)
                 snap_version = self.version
@@ -898,6 +982,10 @@ class _Walker:
             if child.is_named:  # not a bare ``&`` or ``;``, which reads as nothing
                 self._stmt(child)
             tops.append(_Top(child.start_byte, child.end_byte, self.version == before, snap))
+            if self.unread is not None:
+                # Past the launch limit: nothing after it is checked.
+                self.stopped_early = any(c.is_named for c in children[k + 1 :])
+                break
         self.tops = tops
 
     # -- statements ------------------------------------------------------------------
@@ -939,6 +1027,8 @@ class _Walker:
             return
         else:
             for c in node.named_children:
+                if self.unread is not None:
+                    break  # past the launch limit (see ``_walk_tops``)
                 self._stmt(c)
 
     def _isolated(self, node: Node) -> None:
@@ -1304,6 +1394,12 @@ class _Walker:
         words, special = self._argv(args)
         env = self._env(prefix)
         launches = find_launches(words, form=self.form, env=env, expand=self._inner_expand())
+        if launches and self.max_launches and len(self.launches) >= self.max_launches:
+            # Past the limit: the walk stops here (reading the rest would be
+            # most of the parse of a long script, for launches not checked).
+            if self.unread is None:
+                self.unread = launches[0].entry_span
+            return
         for launch in launches:
             self._adopt(launch, a, b, words, special)
         if stdin and not launches:

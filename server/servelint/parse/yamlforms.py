@@ -76,7 +76,8 @@ def detect(root: Node | None, text: str, path: str) -> Form | None:
     return None
 
 
-def parse_yaml_document(path: str, text: str, previous: ParsedDocument | None = None) -> ParsedDocument:
+def parse_yaml_document(path: str, text: str, previous: ParsedDocument | None = None,
+                        max_launches: int = 0) -> ParsedDocument:
     """All launches of a YAML file, with the file's release hints and
     directives.  Never raises.
 
@@ -87,13 +88,21 @@ def parse_yaml_document(path: str, text: str, previous: ParsedDocument | None = 
     are the very same objects, those below it moved launches that say where
     they came from (``Launch.moved_from``), so the engine reuses them
     without a second look, and nothing else of the text is scanned again.
+
+    With ``max_launches``, documents after the one holding the first launch
+    past that many are not read (``unread`` is that launch's entry).
     """
     result = ParsedDocument(path=path, form=None)
     name = os.path.basename(path)
     prev = previous.cache if previous is not None and isinstance(previous.cache, _YamlChunks) else None
     try:
         plan = _replan(prev, text) if prev is not None else None
-        docs = _reread(prev, text, name, plan) if plan is not None else _read_all(text, name)
+        docs = _reread(prev, text, name, plan) if plan is not None else None
+        if docs is not None and max_launches and sum(len(d.launches) for d in docs) > max_launches:
+            # Now past the limit: read as a fresh parse reads it.
+            docs = plan = None
+        if docs is None:
+            docs = _read_all(text, name, max_launches)
     except Exception as exc:  # a bug here must not take the server down
         log.exception("reading YAML %s", path)
         result.problems.append(_internal(exc, Span(0, 0)))
@@ -121,6 +130,11 @@ def parse_yaml_document(path: str, text: str, previous: ParsedDocument | None = 
     if syntax and _report_syntax(path, text, forms, docs):
         found[:0] = syntax
     result.form = forms[0] if forms else None
+    if max_launches and len(launches) > max_launches:
+        result.unread = launches[max_launches].entry_span
+        # The documents past it were not read: the next parse reads again
+        # (the limit is far above what a hand-written file holds).
+        return result
     result.cache = _YamlChunks(text, docs, plan is None and _whole(text))
     return result
 
@@ -211,13 +225,20 @@ _READ: "OrderedDict[tuple[str, str], _Doc]" = OrderedDict()
 _READ_MAX = 512
 
 
-def _read_all(text: str, name: str) -> list[_Doc]:
+def _read_all(text: str, name: str, max_launches: int = 0) -> list[_Doc]:
+    """The documents of ``text``; with ``max_launches``, up to the one
+    holding the first launch past that many."""
     docs = []
     line = last = 0
+    count = 0
     for start, end in yn.chunks(text):
         line += text.count("\n", last, start)
         last = start
-        docs.append(_read(text, start, end, line, name))
+        doc = _read(text, start, end, line, name)
+        docs.append(doc)
+        count += len(doc.launches)
+        if max_launches and count > max_launches:
+            break
     return docs
 
 
