@@ -62,6 +62,8 @@ class Driver:
                 capabilities=caps,
                 root_uri=uris.from_fs_path(self.root),
                 workspace_folders=[types.WorkspaceFolder(uri=uris.from_fs_path(self.root), name="bench")],
+                # Every launch checked, as bench/edits.py's engine does.
+                initialization_options={"maxLaunches": 0},
             )
         )
 
