@@ -103,3 +103,37 @@ def test_random_edits_of_a_manifest_past_the_limit_equal_fresh_lints():
                 del docs[1 + rnd.randrange(len(docs) - 1)]
             text = "---\n".join(docs)
         assert _all(engine.lint("pods.yaml", text)) == _fresh("pods.yaml", text), text
+
+
+COMPOSE = "services:\n" + "".join(f"""  s{i}:
+    image: vllm/vllm-openai:v0.33.0
+    command: ["--model", "m{i}", "--bogus-{i}"]
+""" for i in range(6))
+
+K8S_LIST = "apiVersion: v1\nkind: List\nitems:\n" + "".join(f"""  - apiVersion: v1
+    kind: Pod
+    metadata:
+      name: p{i}
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.33.0
+          command: ["vllm", "serve", "m{i}", "--bogus-{i}"]
+""" for i in range(6))
+
+
+def _as_limited(path: str, text: str) -> list:
+    """What the limit should give: the unlimited lint's findings before the
+    fourth launch, then an SL012 at that launch's entry."""
+    full = Engine(Settings(vllm_version="0.33.0", max_launches=0)).lint(path, text)
+    fourth = full.launches[3].launch
+    kept = [d for d in full.diagnostics if d.span.start < fourth.span.start]
+    return [(d.code, d.span) for d in kept] + [("SL012", fourth.entry_span)]
+
+
+def test_one_yaml_document_with_many_launches():
+    # A parser of one YAML document stops reading launches past the limit too.
+    for path, text in (("compose.yaml", COMPOSE), ("pods.yaml", K8S_LIST)):
+        got = Engine(LIMIT).lint(path, text)
+        assert [(d.code, d.span) for d in got.diagnostics] == _as_limited(path, text), path
+        assert len(got.launches) == 3

@@ -46,7 +46,9 @@ def is_compose(root: Node | None) -> bool:
     return False
 
 
-def parse_compose(doc: yn.YamlDoc, text: str) -> tuple[list[Launch], list[ParseProblem]]:
+def parse_compose(doc: yn.YamlDoc, text: str, stop_after: int = 0) -> tuple[list[Launch], list[ParseProblem]]:
+    """The launches of a compose file's services; with ``stop_after``, no
+    more than that many."""
     launches: list[Launch] = []
     if "vllm" not in text.lower():
         return launches, []
@@ -54,6 +56,8 @@ def parse_compose(doc: yn.YamlDoc, text: str) -> tuple[list[Launch], list[ParseP
     for _, svc in yn.items(services):
         if isinstance(svc, MappingNode):
             launches.extend(_service(doc.src, svc))
+            if stop_after and len(launches) >= stop_after:
+                break
     return launches, []
 
 

@@ -58,7 +58,7 @@ def looks_like_values(root: Node | None, text: str, path: str) -> bool:
     return name.startswith("values") or name.endswith(("values.yaml", "values.yml"))
 
 
-def parse_helm(doc: yn.YamlDoc, text: str) -> tuple[list[Launch], list[ParseProblem]]:
+def parse_helm(doc: yn.YamlDoc, text: str, stop_after: int = 0) -> tuple[list[Launch], list[ParseProblem]]:
     src, root = doc.src, doc.root
     launches: list[Launch] = []
     specs = yn.get(yn.get(root, "servingEngineSpec"), "modelSpec")

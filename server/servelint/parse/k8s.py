@@ -37,9 +37,10 @@ def is_kubernetes(root: Node | None) -> bool:
     )
 
 
-def parse_k8s(doc: yn.YamlDoc, text: str) -> tuple[list[Launch], list[ParseProblem]]:
+def parse_k8s(doc: yn.YamlDoc, text: str, stop_after: int = 0) -> tuple[list[Launch], list[ParseProblem]]:
     """Launches of one Kubernetes document (``text`` is the document's
-    chunk, used only for quick "can this hold vLLM?" checks)."""
+    chunk, used only for quick "can this hold vLLM?" checks); with
+    ``stop_after``, about that many (a ``List`` of thousands of pods)."""
     launches: list[Launch] = []
     found: list[ParseProblem] = []
     src = doc.src
@@ -60,6 +61,8 @@ def parse_k8s(doc: yn.YamlDoc, text: str) -> tuple[list[Launch], list[ParseProbl
             for c in lst.value:
                 if isinstance(c, MappingNode):
                     launches.extend(container_launches(src, c, Form.KUBERNETES))
+        if stop_after and len(launches) >= stop_after:
+            break
     cut = budget.problem(Span(doc.span.start, doc.span.start))
     if cut is not None:
         found.append(cut)

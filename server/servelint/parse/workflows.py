@@ -55,7 +55,7 @@ def is_github_actions(root: Node | None) -> bool:
 # -- SkyPilot -----------------------------------------------------------------------
 
 
-def parse_skypilot(doc: yn.YamlDoc, text: str) -> tuple[list[Launch], list[ParseProblem]]:
+def parse_skypilot(doc: yn.YamlDoc, text: str, stop_after: int = 0) -> tuple[list[Launch], list[ParseProblem]]:
     src, root = doc.src, doc.root
     env = _mapping_env(src, yn.get(root, "envs"))
     for name, var in _mapping_env(src, yn.get(root, "secrets")).items():
@@ -85,7 +85,7 @@ def _sky_image(src: yn.Src, node: Node | None) -> tuple[str | None, list[Release
 # -- GitHub Actions -------------------------------------------------------------------
 
 
-def parse_github_actions(doc: yn.YamlDoc, text: str) -> tuple[list[Launch], list[ParseProblem]]:
+def parse_github_actions(doc: yn.YamlDoc, text: str, stop_after: int = 0) -> tuple[list[Launch], list[ParseProblem]]:
     src, root = doc.src, doc.root
     launches: list[Launch] = []
     found: list[ParseProblem] = []

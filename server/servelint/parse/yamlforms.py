@@ -42,10 +42,14 @@ from .workflows import is_github_actions, is_skypilot, parse_github_actions, par
 
 log = logging.getLogger(__name__)
 
-_Parser = Callable[[yn.YamlDoc, str], "tuple[list[Launch], list[ParseProblem]]"]
+# (document, its chunk's text, stop_after) → (launches, problems).  A
+# parser may stop once it has ``stop_after`` launches (0: never): a
+# generated file can hold thousands in one document, and the engine checks
+# no more than its limit.
+_Parser = Callable[[yn.YamlDoc, str, int], "tuple[list[Launch], list[ParseProblem]]"]
 
 
-def _vllm_config(doc: yn.YamlDoc, text: str) -> tuple[list[Launch], list[ParseProblem]]:
+def _vllm_config(doc: yn.YamlDoc, text: str, stop_after: int = 0) -> tuple[list[Launch], list[ParseProblem]]:
     return [config_launch(doc.src, doc.root)], []
 
 
@@ -234,7 +238,7 @@ def _read_all(text: str, name: str, max_launches: int = 0) -> list[_Doc]:
     for start, end in yn.chunks(text):
         line += text.count("\n", last, start)
         last = start
-        doc = _read(text, start, end, line, name)
+        doc = _read(text, start, end, line, name, stop_after=max_launches and max_launches + 1 - count)
         docs.append(doc)
         count += len(doc.launches)
         if max_launches and count > max_launches:
@@ -316,9 +320,12 @@ def _reread(prev: _YamlChunks, text: str, name: str, plan: tuple[int, int, int, 
     return docs[:first] + region + after
 
 
-def _read(text: str, start: int, end: int, line: int, name: str, chunk: str | None = None) -> _Doc:
+def _read(text: str, start: int, end: int, line: int, name: str, chunk: str | None = None,
+          stop_after: int = 0) -> _Doc:
     """The chunk ``text[start:end]`` read at its place; a chunk read before
-    (anywhere, in any file of that name) is copied from the cache."""
+    (anywhere, in any file of that name) is copied from the cache.
+    ``stop_after``: its parsers may stop once they have that many launches
+    (such a read is not cached)."""
     if chunk is None:
         chunk = text[start:end]
     key = (chunk, name)
@@ -328,14 +335,17 @@ def _read(text: str, start: int, end: int, line: int, name: str, chunk: str | No
         # Always a copy: the cached one was handed out with the parse that
         # read it, and two parses must not share launches.
         return hit.moved(start - hit.start, line - hit.line, lazily=False)
-    got = _read_uncached(text, chunk, start, end, line, name)
+    got = _read_uncached(text, chunk, start, end, line, name, stop_after)
+    if stop_after and len(got.launches) >= stop_after:
+        return got  # perhaps cut short: not what another read would find
     _READ[key] = got
     if len(_READ) > _READ_MAX:
         _READ.popitem(last=False)
     return got
 
 
-def _read_uncached(text: str, chunk: str, start: int, end: int, line: int, name: str) -> _Doc:
+def _read_uncached(text: str, chunk: str, start: int, end: int, line: int, name: str,
+                   stop_after: int = 0) -> _Doc:
     forms: list[Form] = []
     launches: list[Launch] = []
     found: list[ParseProblem] = []
@@ -351,7 +361,7 @@ def _read_uncached(text: str, chunk: str, start: int, end: int, line: int, name:
             form = detect(doc.root, chunk, name)
             if form is None:
                 continue
-            got, problems_ = _PARSERS[form](doc, chunk)
+            got, problems_ = _PARSERS[form](doc, chunk, stop_after and stop_after - len(launches))
         except Exception as exc:
             log.exception("parsing a YAML document of %s", name)
             found.append(_internal(exc, Span(start, start)))
@@ -359,6 +369,8 @@ def _read_uncached(text: str, chunk: str, start: int, end: int, line: int, name:
         forms.append(form)
         launches.extend(got)
         found.extend(problems_)
+        if stop_after and len(launches) >= stop_after:
+            break
     refs = tuple(i for i, l in enumerate(launches) if config_refs(l))
     return _Doc(start, end, line, forms, launches, found, [problem] if problem is not None else [],
                 release_hints, directives, refs)
