@@ -35,7 +35,6 @@ from math import isqrt
 from dataclasses import dataclass, field, replace
 from typing import Sequence
 
-import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Range
 
 from ..model import Env, EnvVar, Form, Launch, MovedLaunch, ParsedDocument, ParseProblem, Word
@@ -44,7 +43,33 @@ from . import problems
 from .entry import config_refs, could_start_launch, find_launches
 from .words import MStr, basename, cover, make_word, mstr_of
 
-_LANGUAGE = Language(tree_sitter_bash.language())
+def _bash_grammar():
+    """tree-sitter-bash's language, without running its package's
+    ``__init__``: that imports ``importlib.resources`` (with pathlib,
+    tempfile and zipfile: 14 ms, a tenth of a cold ``check``) for highlight
+    queries servelint never reads.  Tree-sitter's grammar packages all ship
+    the language in a ``_binding`` extension module; should this one not,
+    the package is imported the usual way."""
+    import importlib.machinery as machinery
+
+    try:
+        spec = machinery.PathFinder.find_spec("tree_sitter_bash")
+        for folder in (spec.submodule_search_locations or ()) if spec is not None else ():
+            for suffix in machinery.EXTENSION_SUFFIXES:
+                path = os.path.join(folder, "_binding" + suffix)
+                if os.path.isfile(path):
+                    loader = machinery.ExtensionFileLoader("tree_sitter_bash._binding", path)
+                    binding = loader.create_module(machinery.ModuleSpec(loader.name, loader, origin=path))
+                    loader.exec_module(binding)
+                    return binding.language()
+    except Exception:  # noqa: BLE001 - any surprise: the documented way below
+        pass
+    import tree_sitter_bash
+
+    return tree_sitter_bash.language()
+
+
+_LANGUAGE = Language(_bash_grammar())
 _PARSER: Parser | None = None
 _PARSER_LOCK = threading.Lock()
 
