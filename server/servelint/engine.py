@@ -60,10 +60,17 @@ class LaunchResult:
     _reread: "Callable[[], argv.Invocation] | None" = None
 
     @property
+    def context(self) -> tuple:
+        """What the launch was checked in besides its own text: (release
+        version, the reason for that release, config state, settings).  The
+        key ends with it, so that two launches share a key only when they
+        share it too."""
+        return self.key[-4:]
+
+    @property
     def config_state(self) -> str:
         """The launch's --config file as the lint found it: "" (none, or
-        read), "missing" or "not-yaml" (a digest when read).  From the key,
-        which ends with (release, reason, config state, settings)."""
+        read), "missing" or "not-yaml" (a digest when read)."""
         return self.key[-2] if len(self.key) >= 4 else ""
 
     @property
@@ -383,7 +390,7 @@ class Engine:
         if prev is not None and stable is not None and launch.entry is not Entry.CONFIG_FILE:
             release = stable.release(prev.release)
             if (release is prev.release and refs is not None and id(launch) not in refs
-                    and prev.key[-4:] == (release.version, release.reason, "", settings)):
+                    and prev.context == (release.version, release.reason, "", settings)):
                 # The common case of a keystroke elsewhere: no config file to
                 # read again, the same release.
                 carried = self._carried(prev, prev.key, path, launch, release, edit)
@@ -405,7 +412,7 @@ class Engine:
         context = (release.version, release.reason, config_state, settings)
         read = self._reader(launch, release, cfg_launch, config_state, config_path)
 
-        if prev is not None and prev.key[-4:] == context:
+        if prev is not None and prev.context == context:
             # A launch the re-parse carried over keeps its findings if the
             # release, the config file and the settings are the same too; no
             # need to compare words.
