@@ -120,3 +120,33 @@ def test_an_edit_above_the_limit_is_read_in_part():
     assert again.cache.from_edit  # re-read only the edited statement
     assert again.unread == Span(doc.unread.start + 4, doc.unread.end + 4)
     assert _described(again) == _described(parse_document("s.sh", edited, None, None, LIMIT))
+
+
+MULTILINE = "#!/bin/sh\ncat <<EOF\nheredocs before the cut are fine\nEOF\n" + "".join(
+    f"vllm serve m{i} \\\n  --port {i} \\\n  --max-model-len 4096\n" for i in range(100))
+
+
+def test_an_edit_past_the_limit_reads_nothing_again():
+    doc = parse_document("s.sh", MULTILINE, None, None, LIMIT)
+    assert doc.cache.prefix_end > doc.unread.end  # the launch's continuation lines are in it
+    at = MULTILINE.index("--port 50")
+    edited = MULTILINE[:at] + "--bogus " + MULTILINE[at:]
+    again = parse_document("s.sh", edited, None, doc, LIMIT)
+    assert again.launches is doc.launches and again.unread == doc.unread
+    assert _described(again) == _described(parse_document("s.sh", edited, None, None, LIMIT))
+
+
+def test_a_syntax_error_past_the_limit_changes_nothing_before_it():
+    # Bash runs the statements before the limit without reading what comes
+    # after; tree-sitter's recovery from the unterminated quote would reshape
+    # them (and see PORT exported), so they are read alone.
+    text = ("#!/bin/bash\n  vllm serve m0 --port 0\ndocker run --gpus all vllm/vllm-openai --model m1\n"
+            'start() { vllm serve Qwen/Qwen3-8B --port "$PORT"; }\nstart\nvllm serve m6 --port 6\n'
+            'if [ -n "$X" ]; then\nexport PORT=26\nvllm serve \'unterminated\n')
+    doc = parse_document("s.sh", text, None, None, 3)
+    assert doc.unread.start == text.index("vllm serve m6")
+    [in_function] = [l for l in doc.launches if "Qwen" in text[l.span.start : l.span.end]]
+    assert [(p.code, p.message) for p in in_function.problems] == [
+        ("unset-variable", "$PORT is not set in this file and has no default: vLLM would receive an empty value")]
+    before = text[: text.index("if [")]
+    assert _described(doc) == _described(parse_document("s.sh", before, None, None, 3))

@@ -270,6 +270,9 @@ class ShellIncremental:
     # that limit.
     unread: Span | None = None
     max_launches: int = 0
+    # When this parse is that of ``text[:prefix_end]`` (see ``_prefix_end``):
+    # an edit past it changes nothing read.  -1: unknown.
+    prefix_end: int = -1
 
 
 def parse_shell_document(path: str, text: str, previous: ParsedDocument | None = None,
@@ -298,6 +301,20 @@ def parse_shell_document(path: str, text: str, previous: ParsedDocument | None =
         if os.environ.get("SERVELINT_STRICT"):
             raise
         return ParsedDocument(path=path, form=Form.SHELL)
+    if walker.unread is not None and walker.tops is None:
+        # A syntax error somewhere: tree-sitter's recovery can reshape the
+        # statements before the launch limit too.  Bash runs those before it
+        # ever reads the error, and so does servelint when they parse alone.
+        at = walker.unread
+        for _ in range(4):
+            doc, found = _prefix_only(path, text, at, max_launches)
+            if doc is not None:
+                return doc
+            # The prefix alone may find the launch past the limit earlier
+            # (recovery hid one before it): try the prefix up to that one.
+            if found is None or found.start >= at.start:
+                break
+            at = found
     doc = ParsedDocument(
         path=path,
         form=Form.SHELL,
@@ -316,7 +333,69 @@ def _keep(doc: ParsedDocument, text: str, walker: "_Walker", result: ShellResult
     doc.cache = ShellIncremental(text, walker.tops, result.launches, result.problems,
                                  frozenset(walker.assigned), walker.sourced,
                                  with_refs=frozenset(id(l) for l, _ in result.config_refs),
-                                 unread=walker.unread, max_launches=walker.max_launches)
+                                 unread=walker.unread, max_launches=walker.max_launches,
+                                 prefix_end=_prefix_end(text, walker))
+
+
+def _prefix_end(text: str, walker: "_Walker") -> int:
+    """For a parse that stopped at the launch limit: where the text it
+    depends on ends (-1 when that is not known).
+
+    That is the end of the line holding the first launch past the limit,
+    and of the lines a ``\\`` continues it onto (``_continued``), when the
+    walk stopped in a top-level statement that holds the launch, ends on
+    the last of those lines and has no heredoc.  Every statement read is
+    then complete in that prefix, and parses there as in the whole text."""
+    unread, tops = walker.unread, walker.tops
+    # Stopped at a launch written in the statement, not in a function body
+    # (read where it is called, or after the walk).
+    if unread is None or not tops or not walker.stopped_in_walk:
+        return -1
+    last = tops[-1]
+    if not last.start <= unread.start < unread.end <= last.end:
+        return -1
+    end = _continued(text, unread.end)
+    if end < 0 or text.find("\n", last.end) != end or "<<" in text[last.start : end]:
+        return -1
+    return end + 1
+
+
+def _continued(text: str, at: int) -> int:
+    """The line break ending the line at ``at`` and those a trailing ``\\``
+    joins to it; -1 if the text ends first."""
+    nl = text.find("\n", at)
+    while nl >= 0:
+        k = nl - 1
+        if k >= 0 and text[k] == "\r":
+            k -= 1
+        if k < 0 or text[k] != "\\":
+            return nl
+        nl = text.find("\n", nl + 1)
+    return -1
+
+
+def _prefix_only(path: str, text: str, unread: Span, limit: int) -> tuple[ParsedDocument | None, Span | None]:
+    """The parse of ``text`` up to the end of ``unread``'s line (and its
+    continuation lines), alone, when that prefix parses without error and is
+    all a parse stopping at the limit reads (``_prefix_end``); else None.
+    Also where that prefix's own parse stopped."""
+    end = _continued(text, unread.end)
+    if end < 0:
+        return None, None
+    head = text[: end + 1]
+    try:
+        walker = _Walker(head, _ascii_only(head), None, 0, Form.SHELL, {}, "shell", [], None)
+        walker.tops = []
+        walker.max_launches = limit
+        result = walker.run()
+    except Exception:  # noqa: BLE001 - the whole parse stands
+        return None, None
+    if walker.tops is None or result.problems or _prefix_end(head, walker) != len(head):
+        return None, walker.unread
+    doc = ParsedDocument(path=path, form=Form.SHELL, launches=result.launches, problems=[],
+                         config_refs=result.config_refs, unread=walker.unread)
+    _keep(doc, text, walker, result)
+    return doc, walker.unread
 
 
 def _head_only(path: str, text: str, limit: int) -> ParsedDocument | None:
@@ -369,6 +448,15 @@ def reparse(path: str, text: str, prev: ShellIncremental, max_launches: int = 0)
     start, old_end, new_end = edit_range(prev.text, text)
     delta = new_end - old_end
     tops = prev.tops
+    if prev.unread is not None and 0 <= prev.prefix_end <= start:
+        # Past the text a parse stopping at the launch limit reads: nothing
+        # read changes.
+        doc = ParsedDocument(path=path, form=Form.SHELL, launches=prev.launches, problems=prev.problems,
+                             config_refs=[(l, w) for l in prev.launches if id(l) in prev.with_refs
+                                          for w in config_refs(l)], unread=prev.unread)
+        doc.cache = ShellIncremental(text, tops, prev.launches, prev.problems, prev.assigned, prev.sourced, True,
+                                     prev.with_refs, prev.unread, prev.max_launches, prev.prefix_end)
+        return doc
     # The statements the edit touches, edges included: deleting the line
     # break between two statements touches both.
     first = next((k for k, t in enumerate(tops) if t.end >= start), len(tops))
@@ -466,8 +554,11 @@ def reparse(path: str, text: str, prev: ShellIncremental, max_launches: int = 0)
     doc = ParsedDocument(path=path, form=Form.SHELL, launches=launches, problems=[],
                          config_refs=[(l, w) for l in launches if id(l) in with_refs for w in config_refs(l)],
                          unread=unread)
+    # The prefix a limited parse reads moves with the edit above its end (a
+    # re-read region holds no heredoc, and never the statement it ends in).
+    prefix_end = prev.prefix_end + delta if unread is not None and prev.prefix_end >= 0 else -1
     doc.cache = ShellIncremental(text, tops[:first] + new_tops + after, launches, [], prev.assigned, prev.sourced, True,
-                                 frozenset(with_refs), unread, prev.max_launches)
+                                 frozenset(with_refs), unread, prev.max_launches, prefix_end)
     return doc
 
 
@@ -917,6 +1008,7 @@ class _Walker:
         # entry (``vllm serve``) of the next.
         self.max_launches = 0
         self.unread: Span | None = None
+        self.stopped_in_walk = False  # ... in a top-level statement (see ``_prefix_end``)
         self.stopped_early = False  # ... and a statement follows the one it stopped in
 
     # -- positions ---------------------------------------------------------------
@@ -973,8 +1065,9 @@ class _Walker:
             self.tops = None
             self._stmt(root)
         for name in list(self.functions):
-            if name not in self.called:  # never called: read it with the final globals
+            if self.unread is None and name not in self.called:  # never called: read it with the final globals
                 self._call(name)
+                self._past_limit()
         self._finish_unset()
         if root.has_error:
             self._attach_errors(root)
@@ -1007,11 +1100,20 @@ class _Walker:
             if child.is_named:  # not a bare ``&`` or ``;``, which reads as nothing
                 self._stmt(child)
             tops.append(_Top(child.start_byte, child.end_byte, self.version == before, snap))
-            if self.unread is not None:
+            if self._past_limit():
                 # Past the launch limit: nothing after it is checked.
+                self.stopped_in_walk = True
                 self.stopped_early = any(c.is_named for c in children[k + 1 :])
                 break
         self.tops = tops
+
+    def _past_limit(self) -> bool:
+        """Whether the walk is past the launch limit.  A launch found some
+        other way than as a command of its own (an alias, a script fed to a
+        shell) is counted here, after its statement."""
+        if self.unread is None and self.max_launches and len(self.launches) > self.max_launches:
+            self.unread = self.launches[self.max_launches].entry_span
+        return self.unread is not None
 
     # -- statements ------------------------------------------------------------------
 
@@ -1052,7 +1154,7 @@ class _Walker:
             return
         else:
             for c in node.named_children:
-                if self.unread is not None:
+                if self._past_limit():
                     break  # past the launch limit (see ``_walk_tops``)
                 self._stmt(c)
 
