@@ -293,10 +293,7 @@ def parse_shell_document(path: str, text: str, previous: ParsedDocument | None =
         if doc is not None:
             return doc
     try:
-        walker = _Walker(text, _ascii_only(text), None, 0, Form.SHELL, {}, "shell", [], None)
-        walker.tops = []
-        walker.max_launches = max_launches
-        result = walker.run()
+        walker, result = _walk(text, max_launches)
     except Exception:  # noqa: BLE001 - this runs on every keystroke
         if os.environ.get("SERVELINT_STRICT"):
             raise
@@ -326,6 +323,15 @@ def parse_shell_document(path: str, text: str, previous: ParsedDocument | None =
     if walker.tops is not None and not result.problems and (walker.unread is None or walker.stopped_early):
         _keep(doc, text, walker, result)
     return doc
+
+
+def _walk(text: str, limit: int) -> "tuple[_Walker, ShellResult]":
+    """A whole script's walk, statement by statement, reading at most
+    ``limit`` launches (0: all)."""
+    walker = _Walker(text, _ascii_only(text), None, 0, Form.SHELL, {}, "shell", [], None)
+    walker.tops = []
+    walker.max_launches = limit
+    return walker, walker.run()
 
 
 def _keep(doc: ParsedDocument, text: str, walker: "_Walker", result: ShellResult) -> None:
@@ -384,10 +390,7 @@ def _prefix_only(path: str, text: str, unread: Span, limit: int) -> tuple[Parsed
         return None, None
     head = text[: end + 1]
     try:
-        walker = _Walker(head, _ascii_only(head), None, 0, Form.SHELL, {}, "shell", [], None)
-        walker.tops = []
-        walker.max_launches = limit
-        result = walker.run()
+        walker, result = _walk(head, limit)
     except Exception:  # noqa: BLE001 - the whole parse stands
         return None, None
     if walker.tops is None or result.problems or _prefix_end(head, walker) != len(head):
@@ -423,10 +426,7 @@ def _head_only(path: str, text: str, limit: int) -> ParsedDocument | None:
     if "<<" in head:
         return None
     try:
-        walker = _Walker(head, _ascii_only(head), None, 0, Form.SHELL, {}, "shell", [], None)
-        walker.tops = []
-        walker.max_launches = limit
-        result = walker.run()
+        walker, result = _walk(head, limit)
     except Exception:  # noqa: BLE001 - the full parse decides
         return None
     if walker.tops is None or result.problems or walker.unread is None or not walker.stopped_early:
