@@ -41,3 +41,21 @@ def test_an_unknown_flag_still_gets_its_suggestion(tmp_path) -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env=dict(os.environ)).stdout
     assert "did you mean --max-model-len" in out
+
+
+def test_the_bash_grammar_loads_without_importlib_resources(tmp_path) -> None:
+    # tree-sitter-bash's package __init__ imports it (14 ms) for highlight
+    # queries servelint never reads.
+    script = tmp_path / "run.sh"
+    script.write_text("vllm serve meta-llama/Llama-3.1-8B-Instruct --max-model-len 4096\n")
+    assert _imported_after_check(str(script), ("importlib.resources", "tree_sitter_bash")) == []
+
+
+def test_the_bash_grammar_loaded_without_its_package_is_the_package_s() -> None:
+    import tree_sitter_bash
+    from tree_sitter import Language
+
+    from servelint.parse import shell
+
+    # Languages compare by the grammar they point to.
+    assert Language(shell._bash_grammar()) == Language(tree_sitter_bash.language())
