@@ -27,6 +27,13 @@ def test_a_clean_launch_imports_no_difflib(tmp_path) -> None:
     assert _imported_after_check(str(script), ("difflib", "argparse", "multiprocessing")) == []
 
 
+def test_the_usual_check_command_line_imports_no_argparse(tmp_path) -> None:
+    # cli._quick_args reads it (tests/cli/test_coldstart_argv.py).
+    script = tmp_path / "run.sh"
+    script.write_text("vllm serve meta-llama/Llama-3.1-8B-Instruct --max-modl-len 4096\n")
+    assert _imported_after_check(str(script), ("argparse", "gettext")) == []
+
+
 def test_an_unknown_flag_still_gets_its_suggestion(tmp_path) -> None:
     script = tmp_path / "run.sh"
     script.write_text("vllm serve meta-llama/Llama-3.1-8B-Instruct --max-modl-len 4096\n")

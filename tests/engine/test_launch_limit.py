@@ -7,6 +7,8 @@ what a fresh lint of the new text gives, in every form.
 
 from __future__ import annotations
 
+import textwrap
+
 from servelint.engine import Engine
 from servelint.settings import Settings
 
@@ -53,9 +55,8 @@ def test_edits_move_launches_under_and_over_the_limit():
         assert _all(engine.lint("s.sh", text)) == _fresh("s.sh", text), text
 
 
-MANIFEST = "".join(
-    f"""---
-apiVersion: v1
+def _pod(i: int) -> str:
+    return f"""apiVersion: v1
 kind: Pod
 metadata:
   name: p{i}
@@ -64,7 +65,10 @@ spec:
     - name: vllm
       image: vllm/vllm-openai:v0.33.0
       command: ["vllm", "serve", "m{i}", "--bogus-{i}"]
-""" for i in range(5))
+"""
+
+
+MANIFEST = "".join("---\n" + _pod(i) for i in range(5))
 
 
 def test_manifest_past_the_limit():
@@ -110,16 +114,8 @@ COMPOSE = "services:\n" + "".join(f"""  s{i}:
     command: ["--model", "m{i}", "--bogus-{i}"]
 """ for i in range(6))
 
-K8S_LIST = "apiVersion: v1\nkind: List\nitems:\n" + "".join(f"""  - apiVersion: v1
-    kind: Pod
-    metadata:
-      name: p{i}
-    spec:
-      containers:
-        - name: vllm
-          image: vllm/vllm-openai:v0.33.0
-          command: ["vllm", "serve", "m{i}", "--bogus-{i}"]
-""" for i in range(6))
+K8S_LIST = "apiVersion: v1\nkind: List\nitems:\n" + "".join(
+    "  - " + textwrap.indent(_pod(i), "    ")[4:] for i in range(6))
 
 
 def _as_limited(path: str, text: str) -> list:

@@ -343,6 +343,15 @@ def _keep(doc: ParsedDocument, text: str, walker: "_Walker", result: ShellResult
                                  prefix_end=_prefix_end(text, walker))
 
 
+def _limited(path: str, text: str, walker: "_Walker", result: ShellResult) -> ParsedDocument:
+    """The parse of ``text`` that a clean walk of part of it (stopped at the
+    launch limit) gives."""
+    doc = ParsedDocument(path=path, form=Form.SHELL, launches=result.launches, problems=[],
+                         config_refs=result.config_refs, unread=walker.unread)
+    _keep(doc, text, walker, result)
+    return doc
+
+
 def _prefix_end(text: str, walker: "_Walker") -> int:
     """For a parse that stopped at the launch limit: where the text it
     depends on ends (-1 when that is not known).
@@ -395,10 +404,7 @@ def _prefix_only(path: str, text: str, unread: Span, limit: int) -> tuple[Parsed
         return None, None
     if walker.tops is None or result.problems or _prefix_end(head, walker) != len(head):
         return None, walker.unread
-    doc = ParsedDocument(path=path, form=Form.SHELL, launches=result.launches, problems=[],
-                         config_refs=result.config_refs, unread=walker.unread)
-    _keep(doc, text, walker, result)
-    return doc, walker.unread
+    return _limited(path, text, walker, result), walker.unread
 
 
 def _head_only(path: str, text: str, limit: int) -> ParsedDocument | None:
@@ -431,32 +437,29 @@ def _head_only(path: str, text: str, limit: int) -> ParsedDocument | None:
         return None
     if walker.tops is None or result.problems or walker.unread is None or not walker.stopped_early:
         return None
-    doc = ParsedDocument(path=path, form=Form.SHELL, launches=result.launches, problems=[],
-                         config_refs=result.config_refs, unread=walker.unread)
-    _keep(doc, text, walker, result)
+    return _limited(path, text, walker, result)
+
+
+def _as_before(path: str, prev: ShellIncremental, cache: ShellIncremental) -> ParsedDocument:
+    """The last parse's launches and problems, unchanged, with ``cache``."""
+    doc = ParsedDocument(path=path, form=Form.SHELL, launches=prev.launches, problems=prev.problems,
+                         config_refs=[(l, w) for l in prev.launches if id(l) in prev.with_refs
+                                      for w in config_refs(l)], unread=prev.unread)
+    doc.cache = cache
     return doc
 
 
 def reparse(path: str, text: str, prev: ShellIncremental, max_launches: int = 0) -> ParsedDocument | None:
     """Re-read only the statements an edit touched, or None when a full parse is needed."""
     if text == prev.text:
-        doc = ParsedDocument(path=path, form=Form.SHELL, launches=prev.launches, problems=prev.problems,
-                             config_refs=[(l, w) for l in prev.launches if id(l) in prev.with_refs
-                                          for w in config_refs(l)], unread=prev.unread)
-        doc.cache = prev
-        return doc
+        return _as_before(path, prev, prev)
     start, old_end, new_end = edit_range(prev.text, text)
     delta = new_end - old_end
     tops = prev.tops
     if prev.unread is not None and 0 <= prev.prefix_end <= start:
         # Past the text a parse stopping at the launch limit reads: nothing
         # read changes.
-        doc = ParsedDocument(path=path, form=Form.SHELL, launches=prev.launches, problems=prev.problems,
-                             config_refs=[(l, w) for l in prev.launches if id(l) in prev.with_refs
-                                          for w in config_refs(l)], unread=prev.unread)
-        doc.cache = ShellIncremental(text, tops, prev.launches, prev.problems, prev.assigned, prev.sourced, True,
-                                     prev.with_refs, prev.unread, prev.max_launches, prev.prefix_end)
-        return doc
+        return _as_before(path, prev, replace(prev, text=text, from_edit=True))
     # The statements the edit touches, edges included: deleting the line
     # break between two statements touches both.
     first = next((k for k, t in enumerate(tops) if t.end >= start), len(tops))
