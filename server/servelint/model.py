@@ -360,12 +360,16 @@ class MovedLaunch(Launch):
            make, pending: Any = None) -> "MovedLaunch":
         self = cls.__new__(cls)
         self._make = None
-        for name in ("form", "entry", "image", "layout"):
-            _SLOT[name].__set__(self, _SLOT[name].__get__(origin))
-        _SLOT["span"].__set__(self, span)
-        _SLOT["entry_span"].__set__(self, entry_span)
-        _SLOT["release_hints"].__set__(self, release_hints)  # the release is chosen for every launch
-        _SLOT["moved_from"].__set__(self, origin)
+        # The slots written directly (the lazy fields' properties would
+        # materialize): every launch below an edit is made on each keystroke.
+        _FORM.__set__(self, _FORM.__get__(origin))
+        _ENTRY.__set__(self, _ENTRY.__get__(origin))
+        _IMAGE.__set__(self, _IMAGE.__get__(origin))
+        _LAYOUT.__set__(self, _LAYOUT.__get__(origin))
+        _SPAN.__set__(self, span)
+        _ENTRY_SPAN.__set__(self, entry_span)
+        _HINTS.__set__(self, release_hints)  # the release is chosen for every launch
+        _MOVED_FROM.__set__(self, origin)
         self.pending = pending
         self._make = make
         return self
@@ -393,6 +397,8 @@ class MovedLaunch(Launch):
 
 
 _SLOT = {name: Launch.__dict__[name] for name in Launch.__slots__}
+_FORM, _ENTRY, _IMAGE, _LAYOUT = _SLOT["form"], _SLOT["entry"], _SLOT["image"], _SLOT["layout"]
+_SPAN, _ENTRY_SPAN, _HINTS, _MOVED_FROM = _SLOT["span"], _SLOT["entry_span"], _SLOT["release_hints"], _SLOT["moved_from"]
 _COMPARED = [f.name for f in fields(Launch) if f.compare]
 
 

@@ -37,7 +37,7 @@ from typing import Sequence
 
 from tree_sitter import Language, Node, Parser, Range
 
-from ..model import Env, EnvVar, Form, Launch, MovedLaunch, ParsedDocument, ParseProblem, Word
+from ..model import Env, EnvVar, Form, Launch, MovedLaunch, ParsedDocument, ParseProblem, ReleaseHint, Word
 from ..text import Span, edit_range
 from . import problems
 from .entry import config_refs, could_start_launch, find_launches
@@ -582,7 +582,8 @@ def _moved(launch: Launch, delta: int, at: int, steps: dict) -> Launch:
     step = steps.get(id(before))
     if step is None:
         step = steps[id(before)] = _Step(before, delta, at)
-    hints = [h if h.span.end < at else replace(h, span=_shift_span(h.span, delta, at)) for h in launch.release_hints]
+    hints = [h if h.span.end < at else ReleaseHint(h.version, _shift_span(h.span, delta, at), h.kind, h.text)
+             for h in launch.release_hints]
     return MovedLaunch.of(
         launch, _shift_span(launch.span, delta), _shift_span(launch.entry_span, delta), hints,
         lambda: _replay(root, step), (root, step),
@@ -592,11 +593,22 @@ def _moved(launch: Launch, delta: int, at: int, steps: dict) -> Launch:
 class _Step:
     """One edit's move (``delta`` characters from ``at`` on), after ``before``."""
 
-    __slots__ = ("before", "delta", "at", "depth", "_moves", "_spans")
+    __slots__ = ("before", "delta", "at", "depth", "low", "high", "total", "_moves", "_spans")
 
     def __init__(self, before: "_Step | None", delta: int, at: int) -> None:
         self.before, self.delta, self.at = before, delta, at
         self.depth = 1 if before is None else before.depth + 1
+        # Most places are before every edit (the exports at the top of a
+        # script) or after every edit (the launch that moved): those move
+        # by nothing or by the sum of the deltas, without replaying each
+        # move.  ``high``: the first place (in the text before the first
+        # move) that every move finds at or after its start.
+        if before is None:
+            self.low, self.high, self.total = at, at, delta
+        else:
+            self.low = min(at, before.low)
+            self.high = max(before.high, at - before.total)
+            self.total = before.total + delta
         self._moves: tuple | None = None
         self._spans: dict = {}  # span → moved span, shared by the launches replaying these moves
 
@@ -610,7 +622,11 @@ class _Step:
         return self._moves
 
     def span(self, span: Span) -> Span:
+        if span.end < self.low or not self.total and span.start >= self.high:
+            return span
         got = self._spans.get(span)
+        if got is None and span.start >= self.high:
+            got = self._spans[span] = Span(span.start + self.total, span.end + self.total)
         if got is None:
             a, b = span.start, span.end
             for delta, at in self.moves():
@@ -624,10 +640,12 @@ class _Step:
 
 
 def _replay_limit(root: Launch) -> int:
-    # Replaying n moves costs n steps per place; past this many a launch is
-    # shifted once.  Spread per launch, so that not every launch of a file
-    # (all moved by the same edits) is shifted on the same keystroke.
-    return 32 + (id(root) >> 4) % 32
+    # A place before or after every move is shifted at once, one between
+    # them replays the moves; past this many a launch is shifted once (and
+    # the chain of moves let go).  Spread per launch, so that not every
+    # launch of a file (all moved by the same edits) is shifted on the same
+    # keystroke.
+    return 128 + (id(root) >> 4) % 128
 
 
 def _replay(launch: Launch, step: _Step) -> Launch:
