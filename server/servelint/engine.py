@@ -830,6 +830,8 @@ def _relocated(prev: LaunchResult, path: str, launch: Launch, edit: _Edit | None
     A place inside the launch moves with it; any other place in the document
     (an ``export`` above it, a release comment) moves as the edit moved the
     text around it.  ``prev.diagnostics`` itself when nothing moves."""
+    if not prev.diagnostics:
+        return prev.diagnostics  # most launches: nothing to move
     delta = launch.span.start - prev.base
     old_span = prev.launch.span
     moves = edit is not None and edit.new_end != edit.old_end
