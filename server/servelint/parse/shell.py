@@ -30,10 +30,11 @@ import fnmatch
 import os
 import re
 import threading
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from math import isqrt
 from dataclasses import dataclass, field, replace
-from typing import Sequence
+from operator import itemgetter
+from typing import NamedTuple, Sequence
 
 from tree_sitter import Language, Node, Parser, Range
 
@@ -242,14 +243,19 @@ class _Snapshot:
         w.sourced = self.sourced
 
 
-@dataclass(slots=True)
-class _Top:
-    """One top-level statement of a script, as last read."""
+class _Top(NamedTuple):
+    """One top-level statement of a script, as last read.  A tuple: every
+    statement below an edit is made again, shifted, on each keystroke."""
 
     start: int
     end: int
     pure: bool  # reading it changed no variable, function or option
     snap: _Snapshot | None  # the state before it; None once positions after an edit moved
+
+
+# Tops are in text order, by start and by end (the root's children).
+_top_start, _top_end = itemgetter(0), itemgetter(1)
+_new_top = tuple.__new__  # without _Top's own __new__, a Python call
 
 
 @dataclass
@@ -462,8 +468,8 @@ def reparse(path: str, text: str, prev: ShellIncremental, max_launches: int = 0)
         return _as_before(path, prev, replace(prev, text=text, from_edit=True))
     # The statements the edit touches, edges included: deleting the line
     # break between two statements touches both.
-    first = next((k for k, t in enumerate(tops) if t.end >= start), len(tops))
-    last = next((k for k in range(len(tops) - 1, -1, -1) if tops[k].start <= old_end), -1)
+    first = bisect_left(tops, start, key=_top_end)
+    last = bisect_right(tops, old_end, key=_top_start) - 1
     if last < first:
         # The edit sits between statements (a blank line, say): read it with
         # the statement after it.
@@ -526,7 +532,7 @@ def reparse(path: str, text: str, prev: ShellIncremental, max_launches: int = 0)
     if walker.problems:
         return None
     new_tops = [_Top(t.start + rs, t.end + rs, t.pure, snap) for t in walker.tops]
-    after = [_Top(t.start + delta, t.end + delta, t.pure, None) for t in tops[last + 1 :]]
+    after = [_new_top(_Top, (t[0] + delta, t[1] + delta, t[2], None)) for t in tops[last + 1 :]]
     kept_before = [l for l in prev.launches if l.span.start < rs]
     # What these launches refer to before them (an ``export``) moved too if
     # it is after the edit, even inside the re-read region.
