@@ -108,23 +108,30 @@ class _Lines:
             self.count = parent.count - self.removed + len(self.region)
             self.depth = parent.depth + 1
 
+    # Both lookups walk the chain in a loop: a conversion to LSP positions
+    # asks a few dozen of them per keystroke, each up to _MAX_DERIVED deep.
     def line_of(self, offset: int) -> int:
-        if self.starts is not None:
-            return bisect_right(self.starts, offset) - 1
-        if offset <= self.at:
-            return self.parent.line_of(offset)
-        if offset <= self.new_end:
-            return self.kept - 1 + bisect_right(self.region, offset)
-        return self.parent.line_of(offset - self.new_end + self.old_end) + len(self.region) - self.removed
+        node, add = self, 0
+        while node.starts is None:
+            if offset > node.at:
+                if offset <= node.new_end:
+                    return add + node.kept - 1 + bisect_right(node.region, offset)
+                offset += node.old_end - node.new_end
+                add += len(node.region) - node.removed
+            node = node.parent
+        return add + bisect_right(node.starts, offset) - 1
 
     def start(self, line: int) -> int:
-        if self.starts is not None:
-            return self.starts[line]
-        if line < self.kept:
-            return self.parent.start(line)
-        if line < self.kept + len(self.region):
-            return self.region[line - self.kept]
-        return self.parent.start(line - len(self.region) + self.removed) + self.new_end - self.old_end
+        node, add = self, 0
+        while node.starts is None:
+            if line >= node.kept:
+                inserted = len(node.region)
+                if line < node.kept + inserted:
+                    return add + node.region[line - node.kept]
+                line += node.removed - inserted
+                add += node.new_end - node.old_end
+            node = node.parent
+        return add + node.starts[line]
 
 
 class SourceText:
