@@ -487,7 +487,8 @@ class ServelintServer(LanguageServer):
         # From what the parse and the lint kept: a launch's invocation is
         # read lazily, and reading each one here would undo the reuse.
         st.has_config_ref = bool(result.parsed.config_refs)
-        st.waits_for_config = any(lr.config_state == "missing" for lr in result.launches)
+        # Only a launch naming a --config file can wait for it.
+        st.waits_for_config = st.has_config_ref and any(lr.config_state == "missing" for lr in result.launches)
 
     def _settle_heap(self) -> None:
         """Keep the cyclic garbage collector off the keystroke path.
