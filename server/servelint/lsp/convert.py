@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import json
+import os
+import time
 from dataclasses import replace
 from typing import Any, Callable, Iterable
 
@@ -154,6 +157,20 @@ class DiagnosticCache:
         self._unstructure = unstructure
         self._last: dict[tuple, tuple[types.Diagnostic, dict]] = {}
         self._now: dict[tuple, tuple[types.Diagnostic, dict]] = {}
+        self._payload: list | None = None  # the JSON of the last conversion's diagnostics
+        self._id = ""
+
+    def result_id(self, diagnostics: list[types.Diagnostic]) -> str:
+        """The last conversion's id if its diagnostics are equal to these,
+        else a new one: what ``result_id`` answers, without serialising and
+        hashing them on every keystroke.  The ids are this server process's
+        own, so one from another process (a client's previousResultId after
+        a restart) never matches."""
+        payload = [self._unstructure(d) for d in diagnostics]
+        if self._payload is None or payload != self._payload:
+            self._payload = payload
+            self._id = f"{_PROCESS}-{next(_ids)}"
+        return self._id
 
     def start(self) -> None:
         """A new conversion: what the one before made and this one does not
@@ -183,6 +200,10 @@ class DiagnosticCache:
         # ``data`` is shared, not copied: a change to ``made.data`` is sent.
         made._json = {**json_form, "data": data}
         return made
+
+
+_PROCESS = f"{os.getpid():x}.{time.time_ns():x}"
+_ids = itertools.count(1)
 
 
 def _positions(src: SourceText, span: Span) -> tuple[tuple[int, int], tuple[int, int]]:
