@@ -54,9 +54,15 @@ def parse_document(
     """
     kind = kind_of(path, text, language_id)
     if kind == "shell":
-        from .shell import parse_shell_document
+        from .shell import ShellIncremental, parse_shell_document
 
         doc = parse_shell_document(path, text, previous, max_launches)
+        before = previous.cache if previous is not None else None
+        if isinstance(before, ShellIncremental):
+            # The same script before an edit: only the lines it touched
+            # are scanned for release hints again.
+            hints.attach(doc, text, previous, before.text)
+            return doc
     elif kind == "yaml":
         from .yamlforms import parse_yaml_document
 

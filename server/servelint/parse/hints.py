@@ -9,9 +9,10 @@ decided later (``servelint.release``), with the launch's own spans.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 
 from ..model import ParsedDocument, ReleaseHint
-from ..text import Span
+from ..text import Span, edit_range
 
 _VERSION = r"v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+)?)"
 
@@ -91,7 +92,60 @@ def _norm(version: str) -> str:
     return version.lstrip("v")
 
 
-def attach(doc: ParsedDocument, text: str) -> None:
-    hints, directives = scan(text)
+def attach(doc: ParsedDocument, text: str, previous: "ParsedDocument | None" = None,
+           previous_text: str | None = None) -> None:
+    """``doc``'s release hints and directives.  With the ``previous`` parse
+    of ``previous_text`` (the same document before an edit), only the
+    lines the edit touched are scanned again."""
+    if previous is not None and previous_text is not None:
+        hints, directives = rescan(previous.release_hints, previous.directives, previous_text, text)
+    else:
+        hints, directives = scan(text)
     doc.release_hints = hints
     doc.directives = directives
+
+
+def _line_start(text: str, at: int) -> int:
+    # "\n" only: a pin's kind looks back to there for a "#" (_in_comment).
+    return text.rfind("\n", 0, at) + 1
+
+
+def _line_end(text: str, at: int) -> int:
+    end = text.find("\n", at)
+    return len(text) if end < 0 else end
+
+
+def rescan(hints: list[ReleaseHint], directives: list[tuple[int, str, Span]], old: str, new: str
+           ) -> tuple[list[ReleaseHint], list[tuple[int, str, Span]]]:
+    """``scan(new)``, given ``scan(old)``: every pattern matches within one
+    line and looks back no further than its start, so the lines an edit
+    touched are scanned again, those before it kept and those after it
+    moved."""
+    if old == new:
+        return hints, directives
+    start, old_end, new_end = edit_range(old, new)
+    rs = _line_start(new, start)  # the text before ``start`` is the same in both
+    re_old, re_new = _line_end(old, old_end), _line_end(new, new_end)
+    delta = re_new - re_old
+    found, said = scan(new, rs, re_new)
+    if said:
+        first_line = new.count("\n", 0, rs)
+        said = [(line + first_line, body, span) for line, body, span in said]
+    # The edited lines are [rs, re_old] (an empty directive at a line's
+    # end starts on its line break).
+    k = bisect_left(hints, rs, key=_hint_start)
+    j = bisect_right(hints, re_old, key=_hint_start)
+    moved = [ReleaseHint(h.version, Span(h.span.start + delta, h.span.end + delta), h.kind, h.text)
+             for h in hints[j:]] if delta else hints[j:]
+    out_hints = hints[:k] + found + moved
+    if not directives:
+        return out_hints, said
+    lines = new.count("\n", rs, re_new) - old.count("\n", rs, re_old)
+    out_directives = [d for d in directives if d[2].start < rs] + said
+    out_directives += [(line + lines, body, Span(span.start + delta, span.end + delta))
+                       for line, body, span in directives if span.start > re_old]
+    return out_hints, out_directives
+
+
+def _hint_start(h: ReleaseHint) -> int:
+    return h.span.start
