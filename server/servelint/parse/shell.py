@@ -253,9 +253,70 @@ class _Top(NamedTuple):
     snap: _Snapshot | None  # the state before it; None once positions after an edit moved
 
 
-# Tops are in text order, by start and by end (the root's children).
-_top_start, _top_end = itemgetter(0), itemgetter(1)
 _new_top = tuple.__new__  # without _Top's own __new__, a Python call
+_top_start, _top_end = itemgetter(0), itemgetter(1)
+
+
+# A tail statement's start and end as offsets minus the text's length:
+# ascending in text order, as the distances it holds descend.
+def _tail_start(t: _Top) -> int:
+    return -t[0]
+
+
+def _tail_end(t: _Top) -> int:
+    return -t[1]
+
+
+class _Tops:
+    """A script's top-level statements in text order (by start and by end).
+
+    Those above the last edit (``head``) hold their offsets; those below it
+    (``tail``) hold their distance from the end of the text, which an edit
+    above them does not change.  So a keystroke shifts no statement: only
+    the statements between this edit and the last one change sides."""
+
+    __slots__ = ("head", "tail", "length")
+
+    def __init__(self, head: list[_Top], tail: list[_Top], length: int) -> None:
+        self.head, self.tail, self.length = head, tail, length
+
+    def __len__(self) -> int:
+        return len(self.head) + len(self.tail)
+
+    def __getitem__(self, k: int) -> _Top:
+        head = self.head
+        if k < len(head):
+            return head[k]
+        t = self.tail[k - len(head)]
+        return _new_top(_Top, (self.length - t[0], self.length - t[1], t[2], t[3]))
+
+    def first_ending_at_or_after(self, offset: int) -> int:
+        head = self.head
+        if head and head[-1][1] >= offset:
+            return bisect_left(head, offset, key=_top_end)
+        return len(head) + bisect_left(self.tail, offset - self.length, key=_tail_end)
+
+    def last_starting_at_or_before(self, offset: int) -> int:
+        head, tail = self.head, self.tail
+        if tail and self.length - tail[0][0] <= offset:
+            return len(head) + bisect_right(tail, offset - self.length, key=_tail_start) - 1
+        return bisect_right(head, offset, key=_top_start) - 1
+
+    def spliced(self, first: int, last: int, region: list[_Top], length: int) -> "_Tops":
+        """These statements with ``first..last`` replaced by ``region`` (at
+        their offsets in the edited text, ``length`` long)."""
+        head, tail, old = self.head, self.tail, self.length
+        n = len(head)
+        if first <= n:
+            before = head[:first]
+        else:  # the statements between the last edit and this one move above it
+            before = head + [_new_top(_Top, (old - t[0], old - t[1], t[2], t[3])) for t in tail[: first - n]]
+        if last + 1 >= n:
+            after = tail[last + 1 - n :]
+        else:  # and those between this edit and the last one below it
+            after = [_new_top(_Top, (old - t[0], old - t[1], t[2], None)) for t in head[last + 1 :]]
+            after += tail
+        return _Tops(before + region, after, length)
 
 
 @dataclass
@@ -263,7 +324,7 @@ class ShellIncremental:
     """What a later edit of the same script can reuse (kept on ParsedDocument.cache)."""
 
     text: str
-    tops: list[_Top]
+    tops: "list[_Top] | _Tops"
     launches: list[Launch]
     problems: list[ParseProblem]
     assigned: frozenset  # every name assigned anywhere: decides "unset" findings
@@ -461,15 +522,16 @@ def reparse(path: str, text: str, prev: ShellIncremental, max_launches: int = 0)
         return _as_before(path, prev, prev)
     start, old_end, new_end = edit_range(prev.text, text)
     delta = new_end - old_end
-    tops = prev.tops
+    tops = prev.tops if isinstance(prev.tops, _Tops) else _Tops(prev.tops, [], len(prev.text))
     if prev.unread is not None and 0 <= prev.prefix_end <= start:
         # Past the text a parse stopping at the launch limit reads: nothing
-        # read changes.
-        return _as_before(path, prev, replace(prev, text=text, from_edit=True))
+        # read changes (every statement read is above the edit).
+        tops = tops.spliced(len(tops), len(tops) - 1, [], len(text))
+        return _as_before(path, prev, replace(prev, text=text, tops=tops, from_edit=True))
     # The statements the edit touches, edges included: deleting the line
     # break between two statements touches both.
-    first = bisect_left(tops, start, key=_top_end)
-    last = bisect_right(tops, old_end, key=_top_start) - 1
+    first = tops.first_ending_at_or_after(start)
+    last = tops.last_starting_at_or_before(old_end)
     if last < first:
         # The edit sits between statements (a blank line, say): read it with
         # the statement after it.
@@ -499,7 +561,7 @@ def reparse(path: str, text: str, prev: ShellIncremental, max_launches: int = 0)
             break
     if prev.unread is not None and last >= len(tops) - 1:
         return None  # the statement where reading stopped: only a full parse knows what is past it
-    region = tops[first : last + 1]
+    region = [tops[k] for k in range(first, last + 1)]
     snap = region[0].snap
     if snap is None or not all(t.pure for t in region):
         return None
@@ -532,7 +594,6 @@ def reparse(path: str, text: str, prev: ShellIncremental, max_launches: int = 0)
     if walker.problems:
         return None
     new_tops = [_Top(t.start + rs, t.end + rs, t.pure, snap) for t in walker.tops]
-    after = [_new_top(_Top, (t[0] + delta, t[1] + delta, t[2], None)) for t in tops[last + 1 :]]
     kept_before = [l for l in prev.launches if l.span.start < rs]
     # What these launches refer to before them (an ``export``) moved too if
     # it is after the edit, even inside the re-read region.
@@ -566,7 +627,8 @@ def reparse(path: str, text: str, prev: ShellIncremental, max_launches: int = 0)
     # The prefix a limited parse reads moves with the edit above its end (a
     # re-read region holds no heredoc, and never the statement it ends in).
     prefix_end = prev.prefix_end + delta if unread is not None and prev.prefix_end >= 0 else -1
-    doc.cache = ShellIncremental(text, tops[:first] + new_tops + after, launches, [], prev.assigned, prev.sourced, True,
+    doc.cache = ShellIncremental(text, tops.spliced(first, last, new_tops, len(text)), launches, [], prev.assigned,
+                                 prev.sourced, True,
                                  frozenset(with_refs), unread, prev.max_launches, prefix_end)
     return doc
 
