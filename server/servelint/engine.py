@@ -19,6 +19,7 @@ from bisect import bisect_left
 import os
 import stat
 from collections.abc import Mapping
+from functools import partial
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable
 
@@ -43,7 +44,7 @@ MAX_DOCUMENT_CHARS = 5_000_000
 INTERNAL_ERROR_CODE = InternalError.code
 
 
-@dataclass
+@dataclass(slots=True)
 class LaunchResult:
     """A launch's lint: its release, invocation and diagnostics, kept for the next lint."""
 
@@ -487,9 +488,10 @@ class Engine:
                 return prev  # untouched: nothing to copy
             return LaunchResult(launch, release, prev._invocation, reused, prev.by_rule, key, base, prev._reread)
         # A launch that moved is read again (for a hover, say) only when
-        # asked: its old reading has the old places.
+        # asked: its old reading has the old places.  (A partial, not
+        # ``_reader``: every launch below an edit gets one per keystroke.)
         return LaunchResult(launch, release, None, reused, prev.by_rule, key, base,
-                            read or self._reader(launch, release))
+                            read or partial(self._read_later, launch, release))
 
     def _reader(self, launch: Launch, release: ReleaseChoice, cfg_launch=None, config_state: str = "",
                 config_path=None) -> "Callable[[], argv.Invocation]":
@@ -497,6 +499,9 @@ class Engine:
         that only moved is read again only if someone asks)."""
         kn = knowledge.load(release.version)
         return lambda: self._read(launch, kn, cfg_launch, config_state, config_path)
+
+    def _read_later(self, launch: Launch, release: ReleaseChoice) -> "argv.Invocation":
+        return self._reader(launch, release)()
 
     def _rules_for(self, version: str, settings: Settings) -> list[Rule]:
         """The rules that run on a launch of ``version`` under ``settings``."""
