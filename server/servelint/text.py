@@ -167,6 +167,14 @@ class SourceText:
             if prev._ascii is not None and piece.isascii():
                 self._ascii = prev._ascii
 
+    @property
+    def has_cr(self) -> bool:
+        """Whether the text holds a carriage return (its line index is then
+        read from the whole text, never derived through an edit)."""
+        if self._cr is None:
+            self._cr = "\r" in self.text
+        return self._cr
+
     def with_encoding(self, encoding: str) -> "SourceText":
         """The same text measured in another position encoding, sharing the
         line index (a client on UTF-8 or UTF-32 must not cost a rebuild of

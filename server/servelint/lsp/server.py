@@ -597,6 +597,7 @@ class _LspLines(TextDocument):
     """
 
     _split: tuple[str, tuple[str, ...]] | None = None  # (the text, its lines)
+    _index: SourceText | None = None  # the line index of the text, derived through each edit
 
     @property
     def lines(self):
@@ -629,11 +630,19 @@ class _LspLines(TextDocument):
         first, last = max(sl - 1, 0), min(el + 1, len(lines) - 1)
         window = "".join((*lines[first:sl], lines[sl][:sc], change.text, lines[el][ec:], *lines[el + 1:last + 1]))
         text = self.source
-        head = sum(map(len, lines[:first]))
+        index = self._index
+        if index is None or index.text is not text:
+            index = SourceText(text)
+        if index.has_cr:
+            # The index would be read again from the whole text each time.
+            head = sum(map(len, lines[:first]))
+        else:
+            head = index.line_start(first)  # not a sum over every line above the edit
         tail = head + sum(map(len, lines[first:last + 1]))
         source = text[:head] + window + text[tail:]
         self._source = source
         self._split = (source, lines[:first] + tuple(_LSP_LINE.findall(window)) + lines[last + 1:])
+        self._index = SourceText(source, edited=(index, head, tail, head + len(window)))
 
 
 _LSP_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
