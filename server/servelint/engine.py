@@ -843,14 +843,14 @@ def _relocated(prev: LaunchResult, path: str, launch: Launch, edit: _Edit | None
 
     def mv(span: Span) -> Span | None:
         if old_span.start <= span.start and span.end <= old_span.end:
-            return Span(span.start + delta, span.end + delta) if delta else span
+            return span.shifted(delta) if delta else span
         if edit is None:
             return span
         if span.end <= edit.start and not (span.end == edit.start == span.start):
             return span
         if span.start >= edit.old_end:
             d = edit.new_end - edit.old_end
-            return Span(span.start + d, span.end + d) if d else span
+            return span.shifted(d) if d else span
         return None
 
     if not delta and not moves:
@@ -877,7 +877,7 @@ def _within(diags: list[Diagnostic], path: str, made: Span, now: Span) -> list[D
 
     def mv(span: Span) -> Span | None:
         if made.start <= span.start and span.end <= made.end:
-            return Span(span.start + delta, span.end + delta) if delta else span
+            return span.shifted(delta) if delta else span
         return None
 
     if not delta:

@@ -50,6 +50,19 @@ class Span:
     def cover(self, other: "Span") -> "Span":
         return Span(min(self.start, other.start), max(self.end, other.end))
 
+    def shifted(self, delta: int) -> "Span":
+        """This span ``delta`` characters further.  Built without the frozen
+        dataclass's checked __init__ (a shift keeps a span valid): every
+        place below an edit is shifted on each keystroke."""
+        moved = _new_span(Span)
+        _set_start(moved, self.start + delta)
+        _set_end(moved, self.end + delta)
+        return moved
+
+
+_new_span = object.__new__
+_set_start, _set_end = Span.__dict__["start"].__set__, Span.__dict__["end"].__set__
+
 
 _codecs: dict[str, object] = {}
 

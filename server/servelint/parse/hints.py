@@ -135,14 +135,14 @@ def rescan(hints: list[ReleaseHint], directives: list[tuple[int, str, Span]], ol
     # end starts on its line break).
     k = bisect_left(hints, rs, key=_hint_start)
     j = bisect_right(hints, re_old, key=_hint_start)
-    moved = [ReleaseHint(h.version, Span(h.span.start + delta, h.span.end + delta), h.kind, h.text)
+    moved = [ReleaseHint(h.version, h.span.shifted(delta), h.kind, h.text)
              for h in hints[j:]] if delta else hints[j:]
     out_hints = hints[:k] + found + moved
     if not directives:
         return out_hints, said
     lines = new.count("\n", rs, re_new) - old.count("\n", rs, re_old)
     out_directives = [d for d in directives if d[2].start < rs] + said
-    out_directives += [(line + lines, body, Span(span.start + delta, span.end + delta))
+    out_directives += [(line + lines, body, span.shifted(delta))
                        for line, body, span in directives if span.start > re_old]
     return out_hints, out_directives
 

@@ -694,7 +694,7 @@ class _Step:
             return span
         got = self._spans.get(span)
         if got is None and span.start >= self.high:
-            got = self._spans[span] = Span(span.start + self.total, span.end + self.total)
+            got = self._spans[span] = span.shifted(self.total)
         if got is None:
             a, b = span.start, span.end
             for delta, at in self.moves():
@@ -762,7 +762,9 @@ def _moved_env(env, step: _Step):
 def _shift_span(span: Span, delta: int, at: int = 0) -> Span:
     if span.end < at:
         return span
-    return Span(span.start + delta if span.start >= at else span.start, span.end + delta)
+    if span.start >= at:
+        return span.shifted(delta)
+    return Span(span.start, span.end + delta)
 
 
 def _shift_word(w: Word, delta: int) -> Word:
@@ -771,7 +773,7 @@ def _shift_word(w: Word, delta: int) -> Word:
     offsets = w.offsets
     return Word(
         w.text,
-        Span(w.span.start + delta, w.span.end + delta),
+        w.span.shifted(delta),
         w.base + delta if offsets is None else w.base,
         None if offsets is None else [o + delta for o in offsets],
         w.exact,

@@ -380,7 +380,7 @@ def _read_uncached(text: str, chunk: str, start: int, end: int, line: int, name:
 
 
 def _span(s: Span | None, d: int) -> Span | None:
-    return None if s is None else Span(s.start + d, s.end + d)
+    return None if s is None else s.shifted(d)
 
 
 def _with_span(cls: type) -> Callable:
@@ -403,12 +403,12 @@ _problem_at = _with_span(ParseProblem)
 
 def _problem(p: ParseProblem, d: int) -> ParseProblem:
     s = p.span
-    return _problem_at(p, Span(s.start + d, s.end + d))
+    return _problem_at(p, s.shifted(d))
 
 
 def _hint(h: ReleaseHint, d: int) -> ReleaseHint:
     s = h.span
-    return _hint_at(h, Span(s.start + d, s.end + d))
+    return _hint_at(h, s.shifted(d))
 
 
 def _word(w: Word, d: int) -> Word:
@@ -458,7 +458,7 @@ def _moved(origin: Launch, d: int) -> Launch:
     root, total = (pending[0], pending[1] + d) if pending is not None else (origin, d)
     s, e = origin.span, origin.entry_span
     return MovedLaunch.of(
-        origin, Span(s.start + d, s.end + d), Span(e.start + d, e.end + d),
+        origin, s.shifted(d), e.shifted(d),
         [_hint(h, d) for h in origin.release_hints],
         lambda: _launch(root, total), (root, total),
     )
