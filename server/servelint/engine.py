@@ -486,7 +486,10 @@ class Engine:
         if reused is prev.diagnostics and base == prev.base:
             if prev.launch is launch and prev.release is release:
                 return prev  # untouched: nothing to copy
-            return LaunchResult(launch, release, prev._invocation, reused, prev.by_rule, key, base, prev._reread)
+            if launch.moved_from is not prev.launch:
+                return LaunchResult(launch, release, prev._invocation, reused, prev.by_rule, key, base, prev._reread)
+            # Else the re-parse moved it, or the variables it reads from
+            # below an edit (a launch in a function's body): read it again.
         # A launch that moved is read again (for a hover, say) only when
         # asked: its old reading has the old places.  (A partial, not
         # ``_reader``: every launch below an edit gets one per keystroke.)

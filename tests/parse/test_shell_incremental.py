@@ -96,3 +96,35 @@ def test_launches_below_an_edit_are_moved_without_reading_their_words():
     # Read now, they are where a full parse puts them.
     assert dump_document(doc, text) == dump_document(parse_document("run.sh", text), text)
     assert doc.launches[7].args[0].span.start == text.index("m7 ")
+
+
+CALLED_BELOW = """#!/bin/bash
+start() {
+  vllm serve Qwen/Qwen3-8B --port "$PORT" --max-model-len "$LEN"
+}
+echo preparing
+export LEN=4096
+export PORT=8000
+start
+"""
+
+
+def _variables(doc):
+    return [sorted((name, v.span) for name, v in launch.env.items()) for launch in doc.launches]
+
+
+def test_a_launch_in_a_function_keeps_the_places_of_the_variables_of_its_call():
+    # The launch stands in the function's body, above the edit; it reads
+    # the variables exported below the edit, where ``start`` is called.
+    doc = parse_document("run.sh", CALLED_BELOW)
+    at = CALLED_BELOW.index("echo preparing")
+    for typed in ["x", "echo more\n", ""]:
+        text = CALLED_BELOW[:at] + typed + CALLED_BELOW[at + (0 if typed else 5):]
+        edited = parse_document("run.sh", text, previous=doc)
+        assert edited.cache is not None and edited.cache.from_edit  # re-read in part
+        fresh = parse_document("run.sh", text)
+        assert _variables(edited) == _variables(fresh)
+        port = next(v for v in edited.launches[0].env.values() if v.name == "PORT")
+        assert text[port.span.start:port.span.end].startswith("PORT=8000")
+        doc = parse_document("run.sh", text, previous=edited)  # and again from there
+        assert _variables(doc) == _variables(fresh)

@@ -340,6 +340,8 @@ class ShellIncremental:
     # When this parse is that of ``text[:prefix_end]`` (see ``_prefix_end``):
     # an edit past it changes nothing read.  -1: unknown.
     prefix_end: int = -1
+    # ids of the launches read in a function's body (``_Walker.in_calls``)
+    in_calls: frozenset = frozenset()
 
 
 def parse_shell_document(path: str, text: str, previous: ParsedDocument | None = None,
@@ -407,7 +409,7 @@ def _keep(doc: ParsedDocument, text: str, walker: "_Walker", result: ShellResult
                                  frozenset(walker.assigned), walker.sourced,
                                  with_refs=frozenset(id(l) for l, _ in result.config_refs),
                                  unread=walker.unread, max_launches=walker.max_launches,
-                                 prefix_end=_prefix_end(text, walker))
+                                 prefix_end=_prefix_end(text, walker), in_calls=frozenset(walker.in_calls))
 
 
 def _limited(path: str, text: str, walker: "_Walker", result: ShellResult) -> ParsedDocument:
@@ -613,7 +615,11 @@ def reparse(path: str, text: str, prev: ShellIncremental, max_launches: int = 0)
             # again only by reading all.
             return None
     steps: dict = {}
+    in_calls = set()
+    if prev.in_calls:
+        kept_before, in_calls = _called_above(kept_before, prev.in_calls, delta, start)
     moved = [_moved(l, delta, start, steps) for l in prev.launches if l.span.start >= re_old]
+    in_calls.update(id(l) for l in moved if id(l.moved_from) in prev.in_calls)
     region_launches = sorted(walker.launches, key=lambda l: (l.span.start, l.span.end))
     launches = kept_before + region_launches + moved
     if max_launches and unread is None and len(launches) > max_launches:
@@ -629,8 +635,28 @@ def reparse(path: str, text: str, prev: ShellIncremental, max_launches: int = 0)
     prefix_end = prev.prefix_end + delta if unread is not None and prev.prefix_end >= 0 else -1
     doc.cache = ShellIncremental(text, tops.spliced(first, last, new_tops, len(text)), launches, [], prev.assigned,
                                  prev.sourced, True,
-                                 frozenset(with_refs), unread, prev.max_launches, prefix_end)
+                                 frozenset(with_refs), unread, prev.max_launches, prefix_end, frozenset(in_calls))
     return doc
+
+
+def _called_above(kept: list[Launch], in_calls: frozenset, delta: int, at: int) -> tuple[list[Launch], set[int]]:
+    """The launches above an edit, those read in a function's body with the
+    variables the edit moved (a call below it) made again with them moved;
+    and the ids of all those read in a function's body."""
+    out, ids = list(kept), set()
+    step = _Step(None, delta, at)
+    for k, launch in enumerate(kept):
+        if id(launch) not in in_calls:
+            continue
+        env = _moved_env(launch.env, step)
+        if env is not launch.env:
+            # Its own words stay where they are: a copy, which the engine
+            # knows by ``moved_from`` (the link the last lint used is let go,
+            # as in ``_moved``).
+            launch.moved_from = None
+            launch = out[k] = replace(launch, env=env, moved_from=launch)
+        ids.add(id(launch))
+    return out, ids
 
 
 def _moved(launch: Launch, delta: int, at: int, steps: dict) -> Launch:
@@ -1075,6 +1101,9 @@ class _Walker:
         self.exported: _Tracked = _Tracked((n, True) for n, v in self.vars.items() if v.exported)
         self.functions: _Tracked = _Tracked()  # name → body
         self.called: _Tracked = _Tracked()  # a set
+        # ids of the launches read in a function's body: they stand where the
+        # body is and hold the variables of where it was called, maybe below.
+        self.in_calls: set[int] = set()
         # The exported environment, shared by the launches until it changes
         # (see ``_exported_env``).
         self._shared_env: Env | None = None
@@ -1327,8 +1356,10 @@ class _Walker:
             # snapshot stops here and the whole script is read again.
             return
         self.frames.append({})
+        before = len(self.launches)
         try:
             self._stmt(body)
+            self.in_calls.update(id(launch) for launch in self.launches[before:])
         finally:
             frame = self.frames.pop()
             for var, old in frame.items():
