@@ -334,16 +334,15 @@ class ServelintServer(LanguageServer):
         def version_of(p: str) -> int | None:
             return version if p == path else versions.get(p)
 
-        if cache is None:
-            # A closed file's report (a workspace scan): its id is a hash of
-            # what it says, the same in the next scan if nothing changed.
+        closed = cache is None
+        if closed:
             cache = convert.DiagnosticCache(self.protocol._converter.unstructure)
-            cache.start()
-            diags = self._to_lsp(path, result, source_of, version_of, origins, cache)
-            return diags, convert.result_id(diags, self.protocol._converter), encoding
         cache.start()
         diags = self._to_lsp(path, result, source_of, version_of, origins, cache)
-        return diags, cache.result_id(diags), encoding
+        # A closed file's report (a workspace scan) has no cache to compare
+        # with: its id is a hash of what it says, the same in the next scan.
+        rid = convert.result_id(diags, self.protocol._converter) if closed else cache.result_id(diags)
+        return diags, rid, encoding
 
     def _to_lsp(self, path: str, result: LintResult, source_of, version_of, origins: list | None,
                 cache: convert.DiagnosticCache) -> list[types.Diagnostic]:
