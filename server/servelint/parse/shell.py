@@ -302,6 +302,11 @@ class _Tops:
             return len(head) + bisect_right(tail, offset - self.length, key=_tail_start) - 1
         return bisect_right(head, offset, key=_top_start) - 1
 
+    def all_above(self, length: int) -> "_Tops":
+        """These statements after an edit below all of them (``length``
+        long): each at its offset."""
+        return self.spliced(len(self), len(self) - 1, [], length)
+
     def spliced(self, first: int, last: int, region: list[_Top], length: int) -> "_Tops":
         """These statements with ``first..last`` replaced by ``region`` (at
         their offsets in the edited text, ``length`` long)."""
@@ -324,7 +329,7 @@ class ShellIncremental:
     """What a later edit of the same script can reuse (kept on ParsedDocument.cache)."""
 
     text: str
-    tops: "list[_Top] | _Tops"
+    tops: _Tops
     launches: list[Launch]
     problems: list[ParseProblem]
     assigned: frozenset  # every name assigned anywhere: decides "unset" findings
@@ -405,7 +410,7 @@ def _walk(text: str, limit: int) -> "tuple[_Walker, ShellResult]":
 
 def _keep(doc: ParsedDocument, text: str, walker: "_Walker", result: ShellResult) -> None:
     """What a later edit of ``text`` can re-read in part, on ``doc``."""
-    doc.cache = ShellIncremental(text, walker.tops, result.launches, result.problems,
+    doc.cache = ShellIncremental(text, _Tops(walker.tops, [], len(text)), result.launches, result.problems,
                                  frozenset(walker.assigned), walker.sourced,
                                  with_refs=frozenset(id(l) for l, _ in result.config_refs),
                                  unread=walker.unread, max_launches=walker.max_launches,
@@ -524,12 +529,11 @@ def reparse(path: str, text: str, prev: ShellIncremental, max_launches: int = 0)
         return _as_before(path, prev, prev)
     start, old_end, new_end = edit_range(prev.text, text)
     delta = new_end - old_end
-    tops = prev.tops if isinstance(prev.tops, _Tops) else _Tops(prev.tops, [], len(prev.text))
+    tops = prev.tops
     if prev.unread is not None and 0 <= prev.prefix_end <= start:
         # Past the text a parse stopping at the launch limit reads: nothing
         # read changes (every statement read is above the edit).
-        tops = tops.spliced(len(tops), len(tops) - 1, [], len(text))
-        return _as_before(path, prev, replace(prev, text=text, tops=tops, from_edit=True))
+        return _as_before(path, prev, replace(prev, text=text, tops=tops.all_above(len(text)), from_edit=True))
     # The statements the edit touches, edges included: deleting the line
     # break between two statements touches both.
     first = tops.first_ending_at_or_after(start)
