@@ -51,15 +51,14 @@ def test_user_records_win_and_bad_ones_are_reported_with_file_and_field(tmp_path
 
 def test_a_catastrophic_pattern_is_cut_off(tmp_path):
     evil = tmp_path / "evil.json"
-    evil.write_text(json.dumps([_record(id="evil", messagePattern="(a+)+$")]))
+    evil.write_text(json.dumps([_record(id="evil", messagePattern="(a|aa)+$")]))
     store = RecordStore.load([str(evil)])
     started = time.monotonic()
     assert store.match("a" * 40 + "!") is None
     assert time.monotonic() - started < 2.0
-    # After a timeout the pattern is disabled, so the next match is instant.
-    started = time.monotonic()
-    store.match("a" * 40 + "!")
-    assert time.monotonic() - started < 0.5
+    # After a timeout the pattern is disabled, so later matches skip it.
+    assert store.get("evil").pattern is None
+    assert store.match("a" * 40 + "!") is None
 
 
 def test_snippets_are_never_executed(tmp_path, monkeypatch):
