@@ -4,7 +4,7 @@ plain tests so they never come back."""
 from __future__ import annotations
 
 import json
-import time
+import sys
 from pathlib import Path
 
 import pytest
@@ -50,18 +50,28 @@ def test_a_record_fix_removing_a_flag_the_launch_lacks_is_not_offered(tmp_path):
 # Found by tests/reliability (a 100 KB launch line): every value of every flag
 # asked "is this the flag that decides?" by scanning all flags, 9,000² steps.
 def test_a_launch_with_thousands_of_flags_is_linear():
-    def lint_seconds(n: int) -> float:
+    # Counted, not timed: the Python lines a lint runs.  Linear work grows
+    # 8x from 150 to 1,200 flags, the quadratic scan 64x.
+    def lines_run(n: int) -> int:
         text = "vllm serve Qwen/Qwen3-8B " + "--port 8000 " * n + "\n"
         engine = Engine(Settings(vllm_version="0.33.0", use_installed_vllm=False))
-        started = time.process_time()
-        engine.lint("x.sh", text)
-        return time.process_time() - started
+        count = 0
 
-    lint_seconds(10)  # imports
-    small, large = lint_seconds(150), lint_seconds(1200)
-    # Linear work grows 8x; the quadratic scan grew 64x.  25x leaves room
-    # for noise on a loaded machine without letting the quadratic back.
-    assert large < 25 * max(small, 0.01), (small, large)
+        def trace(frame, event, arg):
+            nonlocal count
+            count += event == "line"
+            return trace
+
+        sys.settrace(trace)
+        try:
+            engine.lint("x.sh", text)
+        finally:
+            sys.settrace(None)
+        return count
+
+    lines_run(10)  # first use: tables and caches
+    small, large = lines_run(150), lines_run(1200)
+    assert large < 12 * small, (small, large)
 
 
 # Found by test_fuzz_parsers (shell-incremental): the edit turned the comment
@@ -193,7 +203,9 @@ def test_a_saved_input_passes_its_check(path, request):
 
 
 def test_every_open_finding_has_its_input():
-    assert sorted(OPEN) == sorted(p.stem for p in REGRESSIONS if p.stem in OPEN)
+    if not OPEN:
+        pytest.skip("no open findings")
+    assert [k for k in OPEN if not (Path(__file__).parent / "regressions" / f"{k}.txt").exists()] == []
 
 
 def test_assignments_alone_on_the_line_above_a_launch_are_not_its_prefixes():
