@@ -9,7 +9,7 @@ import re
 import pytest
 import regex
 
-from servelint.records import BUNDLED, MAX_UNTIMED_MESSAGE_CHARS, RecordStore, _Bundled, _literal_prefix
+from servelint.records import BUNDLED, MATCH_TIMEOUT_S, MAX_UNTIMED_MESSAGE_CHARS, RecordStore, _Bundled, _literal_prefix
 
 
 def _bundled_records() -> list[dict]:
@@ -78,4 +78,11 @@ def test_prefilter_never_changes_a_match(raw: dict) -> None:
 def test_long_messages_still_run_timed() -> None:
     store = RecordStore.load()
     msg = "unrecognized arguments: " + "x" * (MAX_UNTIMED_MESSAGE_CHARS + 10)
-    assert store.match(msg).id == "sl-unrecognized-arguments"
+    found = store.match(msg)
+    assert found.id == "sl-unrecognized-arguments"
+    # The path itself: past the size, the timed ``regex`` with its limit;
+    # below it, the stdlib ``re`` without one.
+    pattern, kw = found.pattern._for(msg)
+    assert isinstance(pattern, regex.Pattern) and kw == {"timeout": MATCH_TIMEOUT_S}
+    pattern, kw = found.pattern._for("unrecognized arguments: --x")
+    assert isinstance(pattern, re.Pattern) and kw == {}
