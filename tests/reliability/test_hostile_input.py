@@ -210,6 +210,9 @@ def test_a_50mb_file_is_skipped_without_being_read(tmp_path):
     size = f"{p.stat().st_size:,}"
     assert [(d["code"], d["severity"], d["message"]) for d in out["diagnostics"]] == [
         ("SL009", "information", f"servelint skips files over 5,000,000 characters ({size} bytes here)")]
+    # Not read: the whole run's peak stays below the file's 50 MB (~16 MB here).
+    _, peak_mb = MEASURED[os.environ["PYTEST_CURRENT_TEST"].split(" ")[0]]
+    assert peak_mb < 40, peak_mb
 
 
 def test_an_endless_file_named_on_the_command_line(tmp_path):
