@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from lsp_harness import rng
 from lsprotocol import types
 
@@ -109,6 +111,12 @@ async def test_close_clears_pushed_diagnostics(session):
         types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
     )
     if session.pull:
+        # Nothing is pushed to a pulling client; a pull of the closed
+        # document finds nothing.
+        report = await session.client.text_document_diagnostic_async(
+            types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri))
+        )
+        assert list(report.items) == [] and session.published[mark:] == []
         return
     cleared = await session.pushed(uri, None, after=mark)
     assert list(cleared.diagnostics) == []
@@ -178,7 +186,7 @@ async def test_diagnostics_for_a_superseded_version_are_never_published(session)
 async def test_workspace_diagnostics(session):
     await session.initialize()
     if not session.pull:
-        return
+        pytest.skip("VS Code 1.65 has no pull diagnostics, so none are offered to it")
     a = session.open("a.sh", UNKNOWN)
     b = session.open("b.sh", "#!/bin/sh\nvllm serve facebook/opt-125m --port 8000\n")
     report = await session.client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(previous_result_ids=[]))
@@ -193,7 +201,7 @@ async def test_workspace_diagnostics(session):
 async def test_workspace_diagnostics_include_files_not_open(session):
     await session.initialize()
     if not session.pull:
-        return
+        pytest.skip("VS Code 1.65 has no pull diagnostics, so none are offered to it")
     (session.tmp / "closed.sh").write_text(UNKNOWN)
     (session.tmp / "clean.sh").write_text("#!/bin/sh\nvllm serve facebook/opt-125m --port 8000\n")
     (session.tmp / "notes.txt").write_text("vllm serve --max-modl-len\n")
