@@ -10,11 +10,12 @@ fixes is gone from its place, with no new error or parse error anywhere.
 from __future__ import annotations
 
 import os
+from collections import Counter
 from dataclasses import dataclass
 
-from servelint.diagnostics import Diagnostic, Edit, Fix
+from servelint.diagnostics import Diagnostic, Edit, Fix, Severity
 from servelint.engine import Engine, LintResult, _read_text_file
-from servelint.fixes.verify import BREAKAGE, apply, by_path, problems
+from servelint.fixes.verify import BREAKAGE, apply, by_path, mapped, same_place
 from servelint.settings import Settings
 from servelint.text import SourceText, Span
 
@@ -111,6 +112,22 @@ def _breakage(before: list[Diagnostic], after: list[Diagnostic]) -> list[str]:
             if d.code in _FORM_BREAKAGE and (d.path, d.code) not in had]
 
 
+def _judged(d: Diagnostic, edits: list[Edit], before: list[Diagnostic], after: list[Diagnostic]) -> list[str]:
+    """(a) and (b), judged here rather than by ``fixes.verify.problems``: the
+    engine offers only the fixes that module accepts, so judging with it
+    would pass whatever it let through.  Only the geometry (where a place
+    is after the edits) is shared with it."""
+    where = mapped(d.span, by_path(edits).get(d.path, []))
+    out = [f"still reported: {e.code} {e.message}" for e in after if same_place(d, e, where)][:1]
+
+    def errors(diags) -> Counter:
+        return Counter((x.path, x.code, x.flag) for x in diags if x.severity == Severity.ERROR or x.code in BREAKAGE)
+
+    for (path, code, flag), n in (errors(after) - errors(before)).items():
+        out.append(f"new error: {code} on {flag or 'the launch'} in {os.path.basename(path)} (x{n})")
+    return out
+
+
 def fix_failures(case: Case, before: LintResult, d: Diagnostic, fx: Fix, form_only: bool = False) -> list[str]:
     """What is wrong with applying ``fx`` (empty: nothing).  With ``form_only``,
     only whether the edits are exact and leave a file the form accepts."""
@@ -138,7 +155,7 @@ def fix_failures(case: Case, before: LintResult, d: Diagnostic, fx: Fix, form_on
     if form_only:
         bad += _breakage(before.diagnostics, after.diagnostics)
     else:
-        bad += problems(d, fx.edits, before.diagnostics, after.diagnostics)
+        bad += _judged(d, fx.edits, before.diagnostics, after.diagnostics)
     if bad:
         bad.append("text after the fix:\n" + "\n".join(
             f"--- {os.path.basename(p)}\n{files[p]}" for p in changed))

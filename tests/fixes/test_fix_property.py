@@ -11,10 +11,10 @@ and check (``harness.fix_failures``):
 (c) the edits are exact and local, and every byte outside them is unchanged.
 
 The engine re-lints fixes itself before offering them (``fixes.verify``:
-always for a record's, within a budget for the rules' own), so what users
-see holds (a) and (b) by construction in files of ordinary size;
-``test_edits_never_break_the_form`` switches that off and checks that the
-edits themselves never leave a file that does not parse or that its form
+always for a record's, within a budget for the rules' own), so (a) and (b)
+are judged by the harness's own count, not by that module: a verifier that
+let a broken fix through fails here.  ``test_edits_never_break_the_form``
+switches the verifier off and checks that the edits themselves never leave a file that does not parse or that its form
 rejects (a Kubernetes number, a broken exec array), whatever the rule or
 record chose to change.
 """
