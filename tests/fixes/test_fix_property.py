@@ -14,9 +14,9 @@ The engine re-lints fixes itself before offering them (``fixes.verify``:
 always for a record's, within a budget for the rules' own), so (a) and (b)
 are judged by the harness's own count, not by that module: a verifier that
 let a broken fix through fails here.  ``test_edits_never_break_the_form``
-switches the verifier off and checks that the edits themselves never leave a file that does not parse or that its form
-rejects (a Kubernetes number, a broken exec array), whatever the rule or
-record chose to change.
+switches the verifier off and checks that the edits themselves never leave
+a file that does not parse or that its form rejects (a Kubernetes number, a
+broken exec array), whatever the rule or record chose to change.
 """
 
 from __future__ import annotations
