@@ -202,7 +202,8 @@ class Engine:
         source = SourceText(text, edited=None if edit is None else (previous.source, edit.start, edit.old_end, edit.new_end))
         try:
             parsed = parse_document(path, text, language_id, previous.parsed if previous else None,
-                                    settings.max_launches)
+                                    settings.max_launches,
+                                    None if edit is None else (previous.source.text, text, edit.start, edit.old_end, edit.new_end))
         except Exception as exc:  # a parser bug must not take the editor down
             log.exception("parser failed on %s", path)
             parsed = ParsedDocument(path=path, form=None)

@@ -329,6 +329,20 @@ def edit_range(old: str, new: str) -> tuple[int, int, int]:
     return p, lo - s, ln - s
 
 
+# An edit a caller already found: (old text, new text, start, old_end,
+# new_end).  Passed down so that the parsers of a keystroke do not compare
+# the whole document again (~0.08 ms at 2,000 lines, ~0.6 ms at 100,000).
+KnownEdit = tuple
+
+
+def edit_between(old: str, new: str, known: "KnownEdit | None" = None) -> tuple[int, int, int]:
+    """``edit_range(old, new)``, taken from ``known`` when it was found
+    between these very strings."""
+    if known is not None and known[0] is old and known[1] is new:
+        return known[2], known[3], known[4]
+    return edit_range(old, new)
+
+
 def _common(same, limit: int) -> int:
     """The largest k <= limit with same(0, k), given same(a, b) compares [a, b)."""
     k, step = 0, 64

@@ -11,6 +11,7 @@ import os
 import re
 
 from ..model import Form, ParsedDocument
+from ..text import KnownEdit
 from . import hints
 
 _SHELL_EXT = (".sh", ".bash", ".zsh", ".ksh", ".sbatch", ".slurm")
@@ -42,7 +43,7 @@ def kind_of(path: str, text: str, language_id: str | None = None) -> str | None:
 
 def parse_document(
     path: str, text: str, language_id: str | None = None, previous: ParsedDocument | None = None,
-    max_launches: int = 0,
+    max_launches: int = 0, edit: "KnownEdit | None" = None,
 ) -> ParsedDocument:
     """Parse one document into launches.  Never raises on bad input.
 
@@ -50,25 +51,26 @@ def parse_document(
     re-read only what an edit touched use it (the result is the same).
     ``max_launches`` (0: all): the caller checks no more launches than this;
     a parser may stop reading them there and say where (``unread``), or
-    return them all.
+    return them all.  ``edit``: the edit from ``previous``'s text to
+    ``text``, when the caller found it already (``text.edit_between``).
     """
     kind = kind_of(path, text, language_id)
     if kind == "shell":
         from .shell import ShellIncremental, parse_shell_document
 
-        doc = parse_shell_document(path, text, previous, max_launches)
+        doc = parse_shell_document(path, text, previous, max_launches, edit)
         before = previous.cache if previous is not None else None
         if isinstance(before, ShellIncremental):
             # The same script before an edit: only the lines it touched
             # are scanned for release hints again.
-            hints.attach(doc, text, previous, before.text)
+            hints.attach(doc, text, previous, before.text, edit)
             return doc
     elif kind == "yaml":
         from .yamlforms import parse_yaml_document
 
         # It finds the release hints itself, document by document, so that
         # an edit scans only the document it changed.
-        return parse_yaml_document(path, text, previous, max_launches)
+        return parse_yaml_document(path, text, previous, max_launches, edit)
     elif kind == "dockerfile":
         from .dockerfile import parse_dockerfile_document
 

@@ -12,7 +12,7 @@ import re
 from bisect import bisect_left, bisect_right
 
 from ..model import ParsedDocument, ReleaseHint
-from ..text import Span, edit_range
+from ..text import KnownEdit, Span, edit_between
 
 _VERSION = r"v?(\d+\.\d+(?:\.\d+)?(?:\.post\d+)?)"
 
@@ -93,12 +93,12 @@ def _norm(version: str) -> str:
 
 
 def attach(doc: ParsedDocument, text: str, previous: "ParsedDocument | None" = None,
-           previous_text: str | None = None) -> None:
+           previous_text: str | None = None, edit: "KnownEdit | None" = None) -> None:
     """``doc``'s release hints and directives.  With the ``previous`` parse
     of ``previous_text`` (the same document before an edit), only the
     lines the edit touched are scanned again."""
     if previous is not None and previous_text is not None:
-        hints, directives = rescan(previous.release_hints, previous.directives, previous_text, text)
+        hints, directives = rescan(previous.release_hints, previous.directives, previous_text, text, edit)
     else:
         hints, directives = scan(text)
     doc.release_hints = hints
@@ -115,15 +115,15 @@ def _line_end(text: str, at: int) -> int:
     return len(text) if end < 0 else end
 
 
-def rescan(hints: list[ReleaseHint], directives: list[tuple[int, str, Span]], old: str, new: str
-           ) -> tuple[list[ReleaseHint], list[tuple[int, str, Span]]]:
+def rescan(hints: list[ReleaseHint], directives: list[tuple[int, str, Span]], old: str, new: str,
+           edit: "KnownEdit | None" = None) -> tuple[list[ReleaseHint], list[tuple[int, str, Span]]]:
     """``scan(new)``, given ``scan(old)``: every pattern matches within one
     line and looks back no further than its start, so the lines an edit
     touched are scanned again, those before it kept and those after it
     moved."""
     if old == new:
         return hints, directives
-    start, old_end, new_end = edit_range(old, new)
+    start, old_end, new_end = edit_between(old, new, edit)
     rs = _line_start(new, start)  # the text before ``start`` is the same in both
     re_old, re_new = _line_end(old, old_end), _line_end(new, new_end)
     delta = re_new - re_old

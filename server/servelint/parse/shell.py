@@ -39,7 +39,7 @@ from typing import NamedTuple, Sequence
 from tree_sitter import Language, Node, Parser, Range
 
 from ..model import Env, EnvVar, Form, Launch, MovedLaunch, ParsedDocument, ParseProblem, ReleaseHint, Word
-from ..text import Span, edit_range
+from ..text import KnownEdit, Span, edit_between
 from . import problems
 from .entry import config_refs, could_start_launch, find_launches
 from .words import MStr, basename, cover, make_word, mstr_of
@@ -350,7 +350,7 @@ class ShellIncremental:
 
 
 def parse_shell_document(path: str, text: str, previous: ParsedDocument | None = None,
-                         max_launches: int = 0) -> ParsedDocument:
+                         max_launches: int = 0, edit: "KnownEdit | None" = None) -> ParsedDocument:
     """A shell script (``.sh``, ``.sbatch``...) → its launches.
 
     With ``previous`` (the last parse of the same document), only the
@@ -359,7 +359,7 @@ def parse_shell_document(path: str, text: str, previous: ParsedDocument | None =
     """
     prev = getattr(previous, "cache", None) if previous is not None else None
     if isinstance(prev, ShellIncremental) and (prev.unread is None or prev.max_launches == max_launches):
-        doc = reparse(path, text, prev, max_launches)
+        doc = reparse(path, text, prev, max_launches, edit)
         if doc is not None:
             return doc
     if max_launches:
@@ -523,11 +523,12 @@ def _as_before(path: str, prev: ShellIncremental, cache: ShellIncremental) -> Pa
     return doc
 
 
-def reparse(path: str, text: str, prev: ShellIncremental, max_launches: int = 0) -> ParsedDocument | None:
+def reparse(path: str, text: str, prev: ShellIncremental, max_launches: int = 0,
+            edit: "KnownEdit | None" = None) -> ParsedDocument | None:
     """Re-read only the statements an edit touched, or None when a full parse is needed."""
     if text == prev.text:
         return _as_before(path, prev, prev)
-    start, old_end, new_end = edit_range(prev.text, text)
+    start, old_end, new_end = edit_between(prev.text, text, edit)
     delta = new_end - old_end
     tops = prev.tops
     if prev.unread is not None and 0 <= prev.prefix_end <= start:

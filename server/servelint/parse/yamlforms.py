@@ -30,7 +30,7 @@ from typing import Callable
 from yaml.nodes import Node
 
 from ..model import Form, Launch, MovedLaunch, ParsedDocument, ParseProblem, ReleaseHint, Word
-from ..text import Span, edit_range
+from ..text import KnownEdit, Span, edit_between
 from . import hints, problems
 from . import yamlnodes as yn
 from .compose import is_compose, parse_compose
@@ -81,7 +81,7 @@ def detect(root: Node | None, text: str, path: str) -> Form | None:
 
 
 def parse_yaml_document(path: str, text: str, previous: ParsedDocument | None = None,
-                        max_launches: int = 0) -> ParsedDocument:
+                        max_launches: int = 0, edit: "KnownEdit | None" = None) -> ParsedDocument:
     """All launches of a YAML file, with the file's release hints and
     directives.  Never raises.
 
@@ -100,7 +100,7 @@ def parse_yaml_document(path: str, text: str, previous: ParsedDocument | None = 
     name = os.path.basename(path)
     prev = previous.cache if previous is not None and isinstance(previous.cache, _YamlChunks) else None
     try:
-        plan = _replan(prev, text) if prev is not None else None
+        plan = _replan(prev, text, edit) if prev is not None else None
         docs = _reread(prev, text, name, plan) if plan is not None else None
         if docs is not None and max_launches and sum(len(d.launches) for d in docs) > max_launches:
             # Now past the limit: read as a fresh parse reads it.
@@ -246,7 +246,7 @@ def _read_all(text: str, name: str, max_launches: int = 0) -> list[_Doc]:
     return docs
 
 
-def _replan(prev: _YamlChunks, text: str) -> tuple[int, int, int, list[int]] | None:
+def _replan(prev: _YamlChunks, text: str, edit: "KnownEdit | None" = None) -> tuple[int, int, int, list[int]] | None:
     """Which of the last parse's documents an edit touched: (first, last,
     shift, new starts): documents ``first..last`` are replaced by the chunks
     starting at ``new starts`` (the region read again), the ones after move
@@ -254,7 +254,7 @@ def _replan(prev: _YamlChunks, text: str) -> tuple[int, int, int, list[int]] | N
     old = prev.text
     if prev.whole or text.startswith("%"):
         return None
-    s, old_end, new_end = edit_range(old, text)
+    s, old_end, new_end = edit_between(old, text, edit)
     if yn.directive_stream(text[max(0, s - 1) : new_end + 1]):
         return None
     docs = prev.docs
