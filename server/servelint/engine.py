@@ -946,10 +946,15 @@ class _Inputs:
         self.by_dest: dict[str, list[tuple]] = {}
         self.unknown: list[tuple] = []  # flags no option of the release knows
         for f in inv.flags:
+            extra = f.unexpected_value
             row = (
                 f.string, f.written, f.spelling, f.source, f.dotted_key,
                 f.name_span.start - base, f.name_span.end - base,
                 tuple((w.text, w.span.start - base, w.span.end - base, w.exact) for w in f.values),
+                # What argparse rejects before any type check is read too
+                # (`--enforce-eager=tru`: its text is in the finding).
+                f.explicit, f.missing_value,
+                None if extra is None else (extra.text, extra.span.start - base, extra.span.end - base, extra.exact),
             )
             self.all.append((len(self.all), row))
             self.by_dest.setdefault(f.dest, []).append((len(self.all) - 1, row))

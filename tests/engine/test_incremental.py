@@ -102,3 +102,17 @@ def test_a_launch_moved_by_an_edit_above_is_read_at_its_new_place():
                 assert edited[flag.name_span.start : flag.name_span.end] == flag.written, (flag, edited)
                 found = inv.flag_at(flag.name_span.start)
                 assert found is not None and found[0] is flag
+
+
+def test_typing_in_a_switch_value_updates_the_finding():
+    # The value argparse rejects (`--enforce-eager=<value>`) is in the
+    # finding's place and message: a rule reading the flag must see it change
+    # (from the long fuzz at 696c5bb, engine-incremental-wrong-661ee8f358ee).
+    engine = Engine(SETTINGS)
+    texts = [f"#!/bin/sh\nvllm serve Qwen/Qwen3-8B --port 8000 --enforce-eager={v}\n" for v in ("ab", "abc", "abcd")]
+    for text in texts:
+        result = engine.lint("run.sh", text)
+    [d] = [d for d in result.diagnostics if d.code == "SL103"]
+    assert texts[-1][d.span.start:d.span.end] == "abcd"
+    assert "ignored explicit argument 'abcd'" in d.message
+    assert _view(result) == _fresh(texts[-1])
