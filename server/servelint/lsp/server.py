@@ -39,7 +39,7 @@ from pygls.workspace import TextDocument
 from .. import __version__
 from ..diagnostics import Related
 from ..engine import Engine, LintResult
-from ..model import Entry, Form
+from ..model import Entry
 from ..settings import CONFIG_NAMES, Settings, for_file
 from ..text import SourceText
 from . import convert
@@ -490,11 +490,9 @@ class ServelintServer(LanguageServer):
         st.latest = (diags, rid)
         st.origins = origins
         st.deps = frozenset(p for p in result.sources if p != st.path)
-        if result.parsed.form is not Form.SHELL:  # a script holds no --config file's launch
-            st.config_release = next(
-                (lr.release.version for lr in result.launches if lr.launch.entry is Entry.CONFIG_FILE),
-                st.config_release,
-            )
+        st.config_release = next(
+            (lr.release.version for lr in result.launches if lr.launch.entry is Entry.CONFIG_FILE), st.config_release
+        )
         # From what the parse and the lint kept: a launch's invocation is
         # read lazily, and reading each one here would undo the reuse.
         st.has_config_ref = bool(result.parsed.config_refs)
