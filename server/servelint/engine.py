@@ -33,7 +33,7 @@ from .rules import Context, Finding, Rule, invocation_rules
 from .rules.meta import FileTooLarge, InternalError, TooManyLaunches
 from .rules.parse_level import BY_PROBLEM
 from .settings import Settings
-from .text import SourceText, Span, edit_range
+from .text import KnownEdit, SourceText, Span, edit_range
 
 log = LazyLogger(__name__)
 
@@ -203,7 +203,7 @@ class Engine:
         try:
             parsed = parse_document(path, text, language_id, previous.parsed if previous else None,
                                     settings.max_launches,
-                                    None if edit is None else (previous.source.text, text, edit.start, edit.old_end, edit.new_end))
+                                    None if edit is None else KnownEdit(previous.source.text, text, edit.start, edit.old_end, edit.new_end))
         except Exception as exc:  # a parser bug must not take the editor down
             log.exception("parser failed on %s", path)
             parsed = ParsedDocument(path=path, form=None)

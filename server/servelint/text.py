@@ -22,7 +22,7 @@ import re
 from bisect import bisect_right
 from itertools import accumulate
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 _LINE_BREAK = re.compile(r"\r\n|\n|\r")
 
@@ -329,17 +329,23 @@ def edit_range(old: str, new: str) -> tuple[int, int, int]:
     return p, lo - s, ln - s
 
 
-# An edit a caller already found: (old text, new text, start, old_end,
-# new_end).  Passed down so that the parsers of a keystroke do not compare
-# the whole document again (~0.08 ms at 2,000 lines, ~0.6 ms at 100,000).
-KnownEdit = tuple
+class KnownEdit(NamedTuple):
+    """An edit a caller already found (``edit_range(old, new)``), passed
+    down so that the parsers of a keystroke do not compare the whole
+    document again (~0.08 ms at 2,000 lines, ~0.6 ms at 100,000)."""
+
+    old: str
+    new: str
+    start: int
+    old_end: int
+    new_end: int
 
 
 def edit_between(old: str, new: str, known: "KnownEdit | None" = None) -> tuple[int, int, int]:
     """``edit_range(old, new)``, taken from ``known`` when it was found
     between these very strings."""
-    if known is not None and known[0] is old and known[1] is new:
-        return known[2], known[3], known[4]
+    if known is not None and known.old is old and known.new is new:
+        return known.start, known.old_end, known.new_end
     return edit_range(old, new)
 
 
