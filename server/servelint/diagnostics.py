@@ -9,7 +9,7 @@ into LSP ranges.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import IntEnum
+from enum import Enum, IntEnum
 from typing import Callable
 
 from .text import SourceText, Span
@@ -38,15 +38,42 @@ class Severity(IntEnum):
         return Severity(min(self.value + 1, Severity.HINT.value))
 
 
-CATEGORIES = (
-    "unknown-flag",
-    "invalid-value",
-    "duplicate-flag",
-    "deprecated",
-    "incompatible",
-    "parse-error",
-    "config",
-)
+class Category(str, Enum):
+    """What kind of problem a diagnostic reports: the ``category`` of the
+    JSON output, a stable contract (values are only ever added)."""
+
+    UNKNOWN_FLAG = "unknown-flag"
+    INVALID_VALUE = "invalid-value"
+    DUPLICATE_FLAG = "duplicate-flag"
+    DEPRECATED = "deprecated"
+    INCOMPATIBLE = "incompatible"
+    PARSE_ERROR = "parse-error"
+    CONFIG = "config"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+CATEGORIES = tuple(c.value for c in Category)
+
+
+class Applicability(str, Enum):
+    """How sure a fix is to keep the launch's meaning (Ruff's three levels).
+
+    * ``SAFE``: it removes only the problem (a conflicting or duplicated
+      flag, a value given to a switch); ``--fix`` and fix-all apply it.
+    * ``UNSAFE``: it changes what the launch does (a rename, a new value, a
+      flag added or a feature turned off); offered, never applied for you.
+    * ``DISPLAY_ONLY``: a suggestion shown with the diagnostic that is not
+      offered as an edit (the right value depends on what the user wants).
+    """
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+    DISPLAY_ONLY = "display-only"
+
+    def __str__(self) -> str:
+        return self.value
 
 
 # Every dataclass on the `check` path has a docstring: for a class without
@@ -65,18 +92,27 @@ class Edit:
 class Fix:
     """A change that resolves a diagnostic.
 
-    ``safe`` fixes keep the launch's meaning apart from the conflict they
-    remove; only they are applied by ``--fix`` and fix-all.
+    Every fix says how safe it is (``Applicability``): only ``SAFE`` fixes
+    are applied by ``--fix`` and fix-all.
     """
 
     title: str
     edits: list[Edit]
-    safe: bool = True
+    applicability: Applicability
     preferred: bool = False
     # The record whose exampleFix this fix was drawn from (None: the rule's
     # own fix).  Such fixes are data from outside and are always re-linted
     # before they are offered.
     record: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.applicability, Applicability):
+            raise TypeError(f"Fix {self.title!r}: applicability must be an Applicability, not {self.applicability!r}")
+
+    @property
+    def safe(self) -> bool:
+        """Whether ``--fix`` and fix-all may apply it."""
+        return self.applicability is Applicability.SAFE
 
 
 @dataclass(slots=True)
@@ -97,7 +133,7 @@ class Diagnostic:
     severity: Severity
     code: str
     name: str
-    category: str
+    category: Category
     message: str
     vllm_version: str | None = None
     flag: str | None = None
@@ -133,6 +169,7 @@ class Diagnostic:
                 {
                     "title": f.title,
                     "safe": f.safe,
+                    "applicability": f.applicability.value,
                     "preferred": f.preferred,
                     "edits": [
                         {"path": e.path, "range": source_of(e.path).range(e.span), "newText": e.new_text}

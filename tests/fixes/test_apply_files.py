@@ -7,7 +7,7 @@ import os
 import stat
 from pathlib import Path
 
-from servelint.diagnostics import Diagnostic, Edit, Fix, Severity
+from servelint.diagnostics import Applicability, Diagnostic, Edit, Fix, Severity
 from servelint.engine import Engine
 from servelint.fixes.apply import apply_to_files, plan
 from servelint.settings import Settings
@@ -94,9 +94,9 @@ def _diag(path: str, span: Span, fixes: list[Fix]) -> Diagnostic:
 
 
 def test_the_same_fix_reached_twice_counts_once_and_overlapping_fixes_wait():
-    remove = Fix("Remove", [Edit("a", Span(0, 4), "")], safe=True, preferred=True)
-    overlapping = Fix("Other", [Edit("a", Span(2, 6), "x")], safe=True, preferred=True)
-    unsafe = Fix("Switch", [Edit("a", Span(8, 9), "y")], safe=False, preferred=True)
+    remove = Fix("Remove", [Edit("a", Span(0, 4), "")], applicability=Applicability.SAFE, preferred=True)
+    overlapping = Fix("Other", [Edit("a", Span(2, 6), "x")], applicability=Applicability.SAFE, preferred=True)
+    unsafe = Fix("Switch", [Edit("a", Span(8, 9), "y")], applicability=Applicability.UNSAFE, preferred=True)
     diags = [_diag("a", Span(0, 1), [remove]), _diag("a", Span(0, 1), [remove]),
              _diag("a", Span(2, 3), [overlapping]), _diag("a", Span(8, 9), [unsafe])]
     by_path, fixed = plan(diags)

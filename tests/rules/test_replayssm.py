@@ -185,7 +185,8 @@ def test_backend_fix_changes_only_the_value():
     argv = [N, RS, "--mamba-backend", "cpu"]
     (r,) = [r for r in run("0.33.0", argv, target="cpu") if r.rule.code == "SL204"]
     (fix,) = r.finding.fixes
-    assert fix.title == "Use --mamba-backend triton" and fix.safe and fix.preferred
+    # A new value changes what the launch runs: unsafe, never applied by --fix (README, Fixes).
+    assert fix.title == "Use --mamba-backend triton" and not fix.safe and fix.preferred
     text, _ = build_launch(argv)
     (edit,) = fix.edits
     assert text[: edit.span.start] + edit.new_text + text[edit.span.end :] == f"vllm serve {N} {RS} --mamba-backend triton\n"

@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from .. import jsonpos
 from ..argv import Flag, Invocation
-from ..diagnostics import Edit, Fix
+from ..diagnostics import Applicability, Edit, Fix
 from ..model import Entry, Launch, Word
 from ..text import Span
 from . import edits as ed
@@ -311,8 +311,10 @@ def _fix(inv: Invocation, text_of: TextOf, path: str, alt: Alternative) -> Fix:
     more, added = _additions(inv, text_of, path, d.added, gone)
     edits.extend(more)
     _need(edits)
-    safe = not (d.model or d.changed or d.keys or d.added)
-    return Fix(_title(removed_titles, d.model, rest, added), _join_insertions(edits), safe=safe,
+    # Only a removal keeps the launch's meaning apart from the conflict.
+    only_removes = not (d.model or d.changed or d.keys or d.added)
+    applicability = Applicability.SAFE if only_removes else Applicability.UNSAFE
+    return Fix(_title(removed_titles, d.model, rest, added), _join_insertions(edits), applicability,
                preferred=(alt.index == 0))
 
 

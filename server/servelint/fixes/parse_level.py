@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..diagnostics import Diagnostic, Fix
+from ..diagnostics import Applicability, Diagnostic, Fix
 from ..model import Launch, ParseProblem
 from ..parse import problems
 from .edits import remove_words, split_word
@@ -24,7 +24,7 @@ def _config_equals(launch: Launch, problem: ParseProblem, text: str, path: str) 
     edit = split_word(text, launch, word, len("--config"), path)
     if edit is None:
         return []
-    return [Fix(f"Use --config {word.text[len('--config='):]}", [edit], safe=True, preferred=True)]
+    return [Fix(f"Use --config {word.text[len('--config='):]}", [edit], applicability=Applicability.SAFE, preferred=True)]
 
 
 def _serve_repeated(launch: Launch, problem: ParseProblem, text: str, path: str) -> list[Fix]:
@@ -32,7 +32,7 @@ def _serve_repeated(launch: Launch, problem: ParseProblem, text: str, path: str)
     edits = remove_words(lambda p: text if p == path else None, words, path) if words else None
     if not edits:
         return []
-    return [Fix(f"Remove {' '.join(w.text for w in words)} (the image runs it)", edits, safe=True, preferred=True)]
+    return [Fix(f"Remove {' '.join(w.text for w in words)} (the image runs it)", edits, applicability=Applicability.SAFE, preferred=True)]
 
 
 _FIXES = {problems.CONFIG_EQUALS_IGNORED: _config_equals, problems.SERVE_REPEATED: _serve_repeated}

@@ -14,6 +14,8 @@ from typing import Callable, Iterable
 
 from .. import LazyLogger
 from ..diagnostics import Diagnostic, Edit, Fix, Severity
+from ..rules.meta import InternalError
+from ..rules.parse_level import ParseError
 from ..text import Span
 
 log = LazyLogger(__name__)
@@ -32,8 +34,8 @@ RULE_FIX_BUDGET = 64
 RULE_FIX_CHARS = 100_000
 
 # Codes that count as breakage whatever their severity: the file no longer
-# parses, or servelint failed on it.
-BREAKAGE = frozenset({"SL001", "SL900", "SL901"})
+# parses, or a rule raised on the fixed text (SL000 is only a warning).
+BREAKAGE = frozenset({ParseError.code, InternalError.code})
 
 
 def apply(text: str, edits: Iterable[Edit]) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..diagnostics import Fix, Severity
+from ..diagnostics import Applicability, Category, Fix, Severity
 from ..fixes.edits import rename_flag
 from .base import Context, Finding, Rule
 
@@ -25,7 +25,7 @@ class AmbiguousFlag(Rule):
 
     code = "SL102"
     name = "ambiguous-flag"
-    category = "unknown-flag"
+    category = Category.UNKNOWN_FLAG
     severity = Severity.ERROR
 
     def check(self, ctx: Context):
@@ -40,7 +40,7 @@ class AmbiguousFlag(Rule):
                 flag=name,
                 path=flag.path,
                 # A short list is a real choice; a long one is no suggestion.
-                fixes=[Fix(f"Replace with {c}", rename_flag(flag, c, ctx.path), safe=False) for c in flag.candidates]
+                fixes=[Fix(f"Replace with {c}", rename_flag(flag, c, ctx.path), applicability=Applicability.UNSAFE) for c in flag.candidates]
                 if len(flag.candidates) <= 3 else [],
                 vllm_message=f"ambiguous option: {name} could match {', '.join(flag.candidates)}",
             )
@@ -64,7 +64,7 @@ class AbbreviatedFlag(Rule):
 
     code = "SL108"
     name = "abbreviated-flag"
-    category = "unknown-flag"
+    category = Category.UNKNOWN_FLAG
     severity = Severity.INFORMATION
 
     def check(self, ctx: Context):
@@ -76,5 +76,5 @@ class AbbreviatedFlag(Rule):
                 f"{flag.written} is an abbreviation of {flag.string}: vLLM accepts it, but a later release can make it ambiguous",
                 flag=flag.string,
                 path=flag.path,
-                fixes=[Fix(f"Write {flag.string} in full", rename_flag(flag, flag.string, ctx.path), safe=True, preferred=True)],
+                fixes=[Fix(f"Write {flag.string} in full", rename_flag(flag, flag.string, ctx.path), applicability=Applicability.SAFE, preferred=True)],
             )

@@ -15,27 +15,16 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable
 
-from ..diagnostics import Fix, Related, Severity
+from ..diagnostics import Category, Fix, Related, Severity
+from ..derive.view import View
+from ..knowledge.versions import version_key
 from ..text import Span
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..argv import Invocation
     from ..knowledge.flags import ReleaseKnowledge
-
-
-# Cached: the engine asks every rule whether it applies to every launch.
-@lru_cache(maxsize=256)
-def version_key(version: str) -> tuple[int, ...]:
-    parts = []
-    for p in version.split("."):
-        digits = "".join(ch for ch in p if ch.isdigit())
-        parts.append(int(digits) if digits else 0)
-    while len(parts) < 3:
-        parts.append(0)
-    return tuple(parts)
 
 
 @dataclass(slots=True)
@@ -98,7 +87,7 @@ class FrozenValue(Value):
 class Rule:
     code: ClassVar[str]
     name: ClassVar[str]
-    category: ClassVar[str]
+    category: ClassVar[Category]  # the JSON contract's category
     severity: ClassVar[Severity] = Severity.ERROR
     # Flag dests and environment variable names the rule reads.  "*" means
     # every flag (flag-level rules); "model" means the model and its
@@ -131,59 +120,6 @@ class Rule:
         return cls.doc().split("\n\n", 1)[0].replace("\n", " ")
 
 
-class Context:
-    """What a rule may look at for one invocation."""
-
-    def __init__(
-        self,
-        invocation: "Invocation",
-        *,
-        path: str,
-        base_dir: str | None,
-        target: str = "cuda",
-        resolve_model: Any = None,
-        text_of: Any = None,
-    ) -> None:
-        self.invocation = invocation
-        self.path = path
-        self.base_dir = base_dir
-        self.target = target
-        self._resolve_model = resolve_model
-        self._text_of = text_of
-
-    def text_of(self, path: str | None = None) -> str | None:
-        """The text of the linted document (or of a merged --config file), for fixes."""
-        if self._text_of is None:
-            return None
-        return self._text_of(path or self.path)
-
-    @property
-    def knowledge(self) -> "ReleaseKnowledge":
-        return self.invocation.knowledge
-
-    @property
-    def version(self) -> str:
-        return self.invocation.version
-
-    def at_least(self, version: str) -> bool:
-        return version_key(self.version) >= version_key(version)
-
-    @cached_property
-    def model(self):
-        """The model's ``ModelResolution`` (architecture, how it was found), or None."""
-        if self._resolve_model is None:
-            return None
-        return self._resolve_model(self.invocation, self.base_dir)
-
-    @property
-    def architecture(self) -> str | None:
-        m = self.model
-        return m.architecture if m is not None else None
-
-    @cached_property
-    def arch(self):
-        """Capability facts of the model's architecture in this release, or None."""
-        name = self.architecture
-        if name is None:
-            return None
-        return self.knowledge.architectures.get(name)
+class Context(View):
+    """What a rule may look at for one invocation: a ``derive.View`` (every
+    read recorded for incremental re-checking)."""

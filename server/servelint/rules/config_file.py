@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..diagnostics import Severity
+from ..diagnostics import Category, Severity
 from ..model import Entry
 from .base import Context, Finding, Rule
 
@@ -32,7 +32,7 @@ class ConfigFileProblem(Rule):
 
     code = "SL007"
     name = "config-file"
-    category = "config"
+    category = Category.CONFIG
     severity = Severity.ERROR
     reads = frozenset({"config", "*"})  # the first word as written (_model_given)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..diagnostics import Severity
+from ..diagnostics import Category, Severity
 from . import top_facts as tf
 from . import vllm_state as st
 from .base import Context, Finding, Rule
@@ -93,7 +93,7 @@ class CudagraphMaxSizeVsCaptureSizes(Rule):
 
     code = "SL327"
     name = "cudagraph-max-size-vs-capture-sizes"
-    category = "incompatible"
+    category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--max-cudagraph-capture-size"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..diagnostics import Severity
+from ..diagnostics import Category, Severity
 from .base import Context, Finding, Rule
 
 
@@ -26,7 +26,7 @@ class DeprecatedFlag(Rule):
 
     code = "SL105"
     name = "deprecated-flag"
-    category = "deprecated"
+    category = Category.DEPRECATED
     severity = Severity.WARNING
 
     def check(self, ctx: Context):

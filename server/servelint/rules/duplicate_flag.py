@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..diagnostics import Fix, Related, Severity
+from ..diagnostics import Applicability, Category, Fix, Related, Severity
 from ..fixes.edits import remove_flag
 from .base import Context, Finding, Rule
 
@@ -44,7 +44,7 @@ class DuplicateFlag(Rule):
 
     code = "SL104"
     name = "duplicate-flag"
-    category = "duplicate-flag"
+    category = Category.DUPLICATE_FLAG
     severity = Severity.WARNING
 
     def check(self, ctx: Context):
@@ -85,7 +85,7 @@ class DuplicateFlag(Rule):
                 path=flag.path,
                 severity=Severity.INFORMATION if same else None,
                 related=[Related(path, first.name_span, f"{first.written} first given here")],
-                fixes=[Fix(f"Remove the earlier {first.written}", remove_flag(ctx.text_of(path), first, ctx.path), safe=True, preferred=True)]
+                fixes=[Fix(f"Remove the earlier {first.written}", remove_flag(ctx.text_of(path), first, ctx.path), applicability=Applicability.SAFE, preferred=True)]
                 if ctx.text_of(path) is not None else [],
                 tags=("unnecessary",) if same else (),
             )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..diagnostics import Fix, Severity
+from ..diagnostics import Applicability, Category, Fix, Severity
 from ..fixes.edits import remove_words, rename_flag
 from .base import Context, Finding, Rule
 from .invalid_value import _FALSE, _TRUE
@@ -26,7 +26,7 @@ class ExtraArgument(Rule):
 
     code = "SL106"
     name = "extra-argument"
-    category = "parse-error"
+    category = Category.PARSE_ERROR
     severity = Severity.ERROR
 
     def check(self, ctx: Context):
@@ -63,8 +63,8 @@ def _boolean_value_fixes(ctx: Context, flag, word) -> list[Fix]:
     if not removed or flag.word is None or flag.word.path != word.path:
         return []
     if value in _TRUE:
-        return [Fix(f"Remove {word.text}", removed, safe=True, preferred=True)]
+        return [Fix(f"Remove {word.text}", removed, applicability=Applicability.SAFE, preferred=True)]
     if value in _FALSE and flag.option.negative and not flag.negated:
         neg = flag.option.negative[0]
-        return [Fix(f"Replace with {neg}", rename_flag(flag, neg, ctx.path) + removed, safe=False, preferred=True)]
+        return [Fix(f"Replace with {neg}", rename_flag(flag, neg, ctx.path) + removed, applicability=Applicability.UNSAFE, preferred=True)]
     return []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from ..diagnostics import Edit, Fix, Severity
+from ..diagnostics import Applicability, Category, Edit, Fix, Severity
 from ..jsonpos import locate
 from ..text import Span
 from ..values import check_value
@@ -163,7 +163,7 @@ class InvalidValue(Rule):
 
     code = "SL103"
     name = "invalid-value"
-    category = "invalid-value"
+    category = Category.INVALID_VALUE
     severity = Severity.ERROR
 
     def check(self, ctx: Context):
@@ -202,11 +202,11 @@ class InvalidValue(Rule):
         drop = Edit(ctx.path if flag.word is None or flag.word.path is None else flag.word.path,
                     Span(name_end, value.span.end), "")
         if text in _TRUE:
-            fixes.append(Fix(f"Remove ={value.text}", [drop], safe=True, preferred=True))
+            fixes.append(Fix(f"Remove ={value.text}", [drop], applicability=Applicability.SAFE, preferred=True))
         elif text in _FALSE and flag.option.negative:
             neg = flag.option.negative[0]
             full = Edit(drop.path, Span(flag.name_span.start, value.span.end), neg)
-            fixes.append(Fix(f"Replace with {neg}", [full], safe=False, preferred=True))
+            fixes.append(Fix(f"Replace with {neg}", [full], applicability=Applicability.UNSAFE, preferred=True))
         neg_hint = f"; use {flag.option.negative[0]} to turn it off" if flag.option.negative else ""
         yield Finding(
             value.span,

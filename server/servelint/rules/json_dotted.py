@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..diagnostics import Related, Severity
+from ..diagnostics import Category, Related, Severity
 from .base import Context, Finding, Rule
 
 
@@ -25,7 +25,7 @@ class JsonDottedOverride(Rule):
 
     code = "SL107"
     name = "json-dotted-override"
-    category = "config"
+    category = Category.CONFIG
     severity = Severity.WARNING
 
     def check(self, ctx: Context):

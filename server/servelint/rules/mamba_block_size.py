@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..diagnostics import Fix, Related, Severity
+from ..diagnostics import Applicability, Category, Fix, Related, Severity
 from ..fixes.edits import remove_flag
 from . import vllm_state as st
 from .base import Context, Finding, Rule
@@ -78,7 +78,7 @@ class MambaBlockSizeWithoutPrefixCaching(Rule):
 
     code = "SL210"
     name = "mamba-block-size-prefix-caching"
-    category = "incompatible"
+    category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     anchor = "--mamba-block-size"
     partners = ("--enable-prefix-caching",)
@@ -128,7 +128,7 @@ class MambaBlockSizeWithoutPrefixCaching(Rule):
                     break
                 edits.extend(remove_flag(ftext, f, fpath))
             if edits:
-                fixes.append(Fix("Remove --mamba-block-size", edits, safe=True, preferred=True))
+                fixes.append(Fix("Remove --mamba-block-size", edits, applicability=Applicability.SAFE, preferred=True))
         yield Finding(
             flag.name_span, shown, flag="--mamba-block-size", severity=severity, related=related, fixes=fixes,
             vllm_message=message, path=path,
@@ -167,7 +167,7 @@ class MambaBackendUnknown(Rule):
 
     code = "SL211"
     name = "mamba-backend-unknown"
-    category = "invalid-value"
+    category = Category.INVALID_VALUE
     severity = Severity.ERROR
     anchor = "--mamba-backend"
     reads = frozenset({"mamba_backend"})

@@ -7,7 +7,7 @@ a severity setting and documentation like every other finding.
 
 from __future__ import annotations
 
-from ..diagnostics import Severity
+from ..diagnostics import Category, Severity
 from .parse_level import ParseProblemRule
 
 
@@ -28,7 +28,7 @@ class UnusedSuppression(ParseProblemRule):
 
     code = "SL010"
     name = "unused-suppression"
-    category = "config"
+    category = Category.CONFIG
     severity = Severity.WARNING
 
 
@@ -49,7 +49,7 @@ class FileTooLarge(ParseProblemRule):
 
     code = "SL009"
     name = "file-too-large"
-    category = "config"
+    category = Category.CONFIG
     severity = Severity.INFORMATION
 
 
@@ -78,7 +78,7 @@ class TooManyLaunches(ParseProblemRule):
 
     code = "SL012"
     name = "too-many-launches"
-    category = "config"
+    category = Category.CONFIG
     severity = Severity.INFORMATION
 
 
@@ -99,5 +99,5 @@ class InternalError(ParseProblemRule):
 
     code = "SL000"
     name = "internal-error"
-    category = "config"
+    category = Category.CONFIG
     severity = Severity.WARNING

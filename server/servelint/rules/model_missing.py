@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..argv import DEFAULT_MODEL
-from ..diagnostics import Severity
+from ..diagnostics import Category, Severity
 from ..model import Entry
 from .base import Context, Finding, Rule
 
@@ -55,7 +55,7 @@ class ServedNameWithoutModel(Rule):
 
     code = "SL011"
     name = "served-name-without-model"
-    category = "parse-error"
+    category = Category.PARSE_ERROR
     severity = Severity.ERROR
 
     def check(self, ctx: Context):
@@ -89,7 +89,7 @@ class ModelMissing(Rule):
 
     code = "SL008"
     name = "model-missing"
-    category = "config"
+    category = Category.CONFIG
     severity = Severity.WARNING
     reads = frozenset({"*", "config"})  # the words as written: see served_name_first
 

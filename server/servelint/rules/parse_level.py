@@ -7,7 +7,7 @@ the engine turns the parser's problems into findings.
 
 from __future__ import annotations
 
-from ..diagnostics import Severity
+from ..diagnostics import Category, Severity
 from ..parse import problems
 from .base import Rule
 
@@ -39,7 +39,7 @@ class ParseError(ParseProblemRule):
 
     code = "SL001"
     name = "parse-error"
-    category = "parse-error"
+    category = Category.PARSE_ERROR
     severity = Severity.ERROR
     problem = problems.PARSE_ERROR
 
@@ -69,7 +69,7 @@ class ConfigEqualsIgnored(ParseProblemRule):
 
     code = "SL002"
     name = "config-equals-ignored"
-    category = "config"
+    category = Category.CONFIG
     severity = Severity.ERROR
     problem = problems.CONFIG_EQUALS_IGNORED
 
@@ -101,7 +101,7 @@ class ConfigFalseDropped(ParseProblemRule):
 
     code = "SL003"
     name = "config-false-dropped"
-    category = "config"
+    category = Category.CONFIG
     severity = Severity.WARNING
     problem = problems.CONFIG_FALSE_DROPPED
 
@@ -124,7 +124,7 @@ class UnsetVariable(ParseProblemRule):
 
     code = "SL004"
     name = "unset-variable"
-    category = "config"
+    category = Category.CONFIG
     severity = Severity.WARNING
     problem = problems.UNSET_VARIABLE
 
@@ -149,7 +149,7 @@ class ServeRepeated(ParseProblemRule):
 
     code = "SL005"
     name = "serve-repeated"
-    category = "parse-error"
+    category = Category.PARSE_ERROR
     severity = Severity.ERROR
     problem = problems.SERVE_REPEATED
 
@@ -171,7 +171,7 @@ class FormValue(ParseProblemRule):
 
     code = "SL006"
     name = "form-value"
-    category = "parse-error"
+    category = Category.PARSE_ERROR
     severity = Severity.ERROR
     problem = problems.FORM_VALUE
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
-from ..diagnostics import Fix, Related, Severity
+from ..diagnostics import Applicability, Category, Fix, Related, Severity
 from ..fixes.edits import remove_flags, rename_flag, set_value
 from . import vllm_state as st
 from .base import Context, Finding, Rule, Value, version_key
@@ -419,20 +419,21 @@ def _fixes(ctx: Context, anchor: "Flag", p: Problem) -> list[Fix]:
     if kind == "remove-replayssm":
         edits = remove_flags(ctx.text_of, st.written(inv, "use_replayssm"), ctx.path)
         if edits:
-            out.append(Fix("Remove --use-replayssm", edits, safe=True, preferred=True))
+            out.append(Fix("Remove --use-replayssm", edits, applicability=Applicability.SAFE, preferred=True))
     elif kind == "remove-spec":
         flags = [f for d in ("speculative_config", "spec_method", "spec_model", "spec_tokens") for f in st.written(inv, d)]
         edits = remove_flags(ctx.text_of, flags, ctx.path)
         if edits:
             names = sorted({f.canonical for f in flags if f.canonical}, key=lambda n: (n != "--speculative-config", n))
-            out.append(Fix(f"Remove {', '.join(names)} (speculative decoding)", edits, safe=True, preferred=True))
+            out.append(Fix(f"Remove {', '.join(names)} (speculative decoding)", edits, applicability=Applicability.SAFE, preferred=True))
     elif kind.startswith(("backend:", "mode:", "buffer:")):
         dest = {"backend": "mamba_backend", "mode": "mamba_cache_mode", "buffer": "replayssm_buffer_len"}[kind.split(":")[0]]
         new = kind.split(":", 1)[1]
         flags = st.written(inv, dest)
         edits = set_value(inv, ctx.text_of, ctx.path, flags[0], new) if len(flags) == 1 else None
         if edits:
-            out.append(Fix(f"Use {flags[0].canonical} {new}", edits, safe=True, preferred=True))
+            # A new value changes what the launch runs: offered, never applied for you.
+            out.append(Fix(f"Use {flags[0].canonical} {new}", edits, applicability=Applicability.UNSAFE, preferred=True))
     elif kind == "no-prefix-caching":
         flags = st.written(inv, "enable_prefix_caching")
         if len(flags) == 1 and not flags[0].negated and flags[0].option is not None:
@@ -440,14 +441,14 @@ def _fixes(ctx: Context, anchor: "Flag", p: Problem) -> list[Fix]:
             negative = [s for s in f.option.negative if s.startswith("--disable-")] or list(f.option.negative)
             if negative:
                 out.append(Fix(f"Use {negative[0]}", rename_flag(f, negative[0], _path_of(ctx, f)),
-                               safe=False, preferred=True))
+                               applicability=Applicability.UNSAFE, preferred=True))
     return out
 
 
 class _ReplaySSMRule(Rule):
     """Base of the family: findings are the ``problems`` of one aspect."""
 
-    category = "incompatible"
+    category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     since = "0.27.0"
     anchor = "--use-replayssm"
@@ -861,7 +862,7 @@ class ModelRunnerV2Triton(Rule):
 
     code = "SL209"
     name = "model-runner-v2-triton"
-    category = "incompatible"
+    category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     since = "0.25.0"
     until = "0.32.0"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..diagnostics import Related, Severity
+from ..diagnostics import Category, Related, Severity
 from . import top_facts as tf
 from . import vllm_state as st
 from .base import Context, Finding, Rule
@@ -75,7 +75,7 @@ class MaxModelLenExceedsDerived(Rule):
 
     code = "SL302"
     name = "max-model-len-exceeds-derived"
-    category = "incompatible"
+    category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--max-model-len"

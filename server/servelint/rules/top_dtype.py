@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..diagnostics import Severity
+from ..diagnostics import Category, Severity
 from . import top_facts as tf
 from . import vllm_state as st
 from .base import Context, Finding, Rule
@@ -70,7 +70,7 @@ class Float16UnsupportedModel(Rule):
 
     code = "SL312"
     name = "dtype-float16-unsupported-model"
-    category = "incompatible"
+    category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--dtype"
@@ -166,7 +166,7 @@ class KvCacheDtypeMismatch(Rule):
 
     code = "SL313"
     name = "kv-cache-dtype-float-mismatch"
-    category = "incompatible"
+    category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     since = "0.33.0"
     anchor = "--kv-cache-dtype"
@@ -233,7 +233,7 @@ class KvCacheDtypeUnknown(Rule):
 
     code = "SL314"
     name = "kv-cache-dtype-unknown"
-    category = "invalid"
+    category = Category.INVALID_VALUE
     severity = Severity.ERROR
     since = "0.33.0"
     anchor = "--kv-cache-dtype"

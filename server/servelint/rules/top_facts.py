@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable
 
-from ..diagnostics import Related
+from ..diagnostics import Applicability, Related
 from . import vllm_state as st
 from .base import version_key
 
@@ -610,7 +610,7 @@ def removal_fix(ctx: "Context", flags: list["Flag"], title: str):
         if text is None:
             return None
         edits.extend(remove_flag(text, f, path_of(ctx, f)))
-    return Fix(title, edits, safe=False, preferred=True) if edits else None
+    return Fix(title, edits, applicability=Applicability.UNSAFE, preferred=True) if edits else None
 
 
 def json_keys_known(inv, dest: str, obj: dict) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable
 
-from ..diagnostics import Severity
+from ..diagnostics import Category, Severity
 from . import top_facts as tf
 from . import vllm_state as st
 from .base import Context, Finding, Rule
@@ -66,7 +66,7 @@ class DisableAnyWhitespaceBackend(Rule):
 
     code = "SL321"
     name = "disable-any-whitespace-backend"
-    category = "incompatible"
+    category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--structured-outputs-config"
@@ -135,7 +135,7 @@ class AutoToolChoiceWithoutParser(Rule):
 
     code = "SL322"
     name = "auto-tool-choice-requires-parser"
-    category = "incompatible"
+    category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--enable-auto-tool-choice"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..diagnostics import Severity
+from ..diagnostics import Category, Severity
 from . import top_facts as tf
 from . import top_speculative as sp
 from . import vllm_state as st
@@ -48,7 +48,7 @@ class LoraSpecBatchedTokens(Rule):
 
     code = "SL319"
     name = "lora-spec-batched-tokens"
-    category = "incompatible"
+    category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--max-num-batched-tokens"
@@ -122,7 +122,7 @@ class LoraUnsupportedModel(Rule):
 
     code = "SL320"
     name = "lora-unsupported-model"
-    category = "incompatible"
+    category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     since = "0.33.0"
     anchor = "--enable-lora"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..diagnostics import Severity
+from ..diagnostics import Category, Severity
 from . import top_facts as tf
 from . import vllm_state as st
 from .base import Context, Finding, Rule
@@ -53,7 +53,7 @@ class MambaPrefixCachingNeedsChunkedPrefill(Rule):
 
     code = "SL323"
     name = "mamba-prefix-caching-requires-chunked-prefill"
-    category = "incompatible"
+    category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--enable-chunked-prefill"

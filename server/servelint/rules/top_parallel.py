@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..diagnostics import Severity
+from ..diagnostics import Category, Severity
 from . import top_facts as tf
 from . import vllm_state as st
 from .base import Context, Finding, Rule
@@ -69,7 +69,7 @@ class TensorParallelHeads(Rule):
 
     code = "SL301"
     name = "tp-divides-attention-heads"
-    category = "incompatible"
+    category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--tensor-parallel-size"
@@ -126,7 +126,7 @@ class PipelineParallelUnsupported(Rule):
 
     code = "SL305"
     name = "pp-unsupported-model"
-    category = "incompatible"
+    category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--pipeline-parallel-size"
@@ -188,7 +188,7 @@ class ExpertParallelDenseModel(Rule):
 
     code = "SL306"
     name = "ep-requires-moe-model"
-    category = "incompatible"
+    category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--enable-expert-parallel"
@@ -238,7 +238,7 @@ class EplbWithoutExpertParallel(Rule):
 
     code = "SL307"
     name = "eplb-requires-expert-parallel"
-    category = "incompatible"
+    category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--enable-eplb"
@@ -293,7 +293,7 @@ class ExternalDataParallelDense(Rule):
 
     code = "SL308"
     name = "external-dp-requires-moe"
-    category = "incompatible"
+    category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--data-parallel-rank"
@@ -362,7 +362,7 @@ class MicrobatchingAllToAll(Rule):
 
     code = "SL324"
     name = "dbo-requires-deepep-a2a"
-    category = "incompatible"
+    category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--all2all-backend"

@@ -53,7 +53,7 @@ from __future__ import annotations
 import os
 from typing import Iterable
 
-from ..diagnostics import Severity
+from ..diagnostics import Category, Severity
 from . import top_facts as tf
 from . import vllm_state as st
 from .base import Context, Finding, Rule
@@ -293,7 +293,7 @@ class QuantizationMismatchCheckpoint(Rule):
 
     code = "SL325"
     name = "quantization-mismatch-checkpoint"
-    category = "incompatible"
+    category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--quantization"
@@ -403,7 +403,7 @@ class QuantActDtypeUnsupported(Rule):
 
     code = "SL326"
     name = "quant-act-dtype-unsupported"
-    category = "incompatible"
+    category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--dtype"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import Iterable
 
-from ..diagnostics import Severity
+from ..diagnostics import Category, Severity
 from . import top_facts as tf
 from . import vllm_state as st
 from .base import Context, Finding, Rule, version_key
@@ -105,7 +105,7 @@ class QuantizationUnknown(Rule):
 
     code = "SL310"
     name = "quantization-unknown"
-    category = "invalid"
+    category = Category.INVALID_VALUE
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--quantization"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..diagnostics import Severity
+from ..diagnostics import Category, Severity
 from . import top_facts as tf
 from . import vllm_state as st
 from .base import Context, Finding, Rule
@@ -51,7 +51,7 @@ class BatchedTokensBelowModelLen(Rule):
 
     code = "SL303"
     name = "max-num-batched-tokens-lt-max-model-len"
-    category = "incompatible"
+    category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--max-num-batched-tokens"
@@ -123,7 +123,7 @@ class BatchedTokensBelowNumSeqs(Rule):
 
     code = "SL304"
     name = "max-num-batched-tokens-ge-max-num-seqs"
-    category = "incompatible"
+    category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--max-num-seqs"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ..diagnostics import Severity
+from ..diagnostics import Category, Severity
 from ..values import effective
 from . import top_facts as tf
 from . import vllm_state as st
@@ -165,7 +165,7 @@ class SpecTokensWithoutModel(Rule):
 
     code = "SL315"
     name = "spec-num-tokens-without-model"
-    category = "incompatible"
+    category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--speculative-config"
@@ -219,7 +219,7 @@ class SpecTokensRequired(Rule):
 
     code = "SL316"
     name = "spec-num-tokens-required"
-    category = "incompatible"
+    category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--speculative-config"
@@ -270,7 +270,7 @@ class DraftTensorParallelSize(Rule):
 
     code = "SL317"
     name = "draft-tp-1-or-target-tp"
-    category = "incompatible"
+    category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--speculative-config"
@@ -360,7 +360,7 @@ class DraftVocabSizeMismatch(Rule):
 
     code = "SL318"
     name = "draft-vocab-size-mismatch"
-    category = "incompatible"
+    category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--speculative-config"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..diagnostics import Fix, Severity
+from ..diagnostics import Applicability, Category, Fix, Severity
 from ..fixes.edits import rename_flag
 from .base import Context, Finding, Rule
 
@@ -79,7 +79,7 @@ class UnknownFlag(Rule):
 
     code = "SL101"
     name = "unknown-flag"
-    category = "unknown-flag"
+    category = Category.UNKNOWN_FLAG
     severity = Severity.ERROR
     reads = frozenset({"*"})
 
@@ -107,7 +107,7 @@ class UnknownFlag(Rule):
             if suggestions:
                 parts.append("did you mean " + " or ".join(suggestions) + "?")
             fixes = [
-                Fix(f"Replace with {s}", rename_flag(flag, s, ctx.path), safe=False, preferred=(i == 0))
+                Fix(f"Replace with {s}", rename_flag(flag, s, ctx.path), applicability=Applicability.UNSAFE, preferred=(i == 0))
                 for i, s in enumerate(suggestions[:2])
             ]
             yield Finding(
