@@ -1,0 +1,88 @@
+"""Reading one option as vLLM receives it: the deciding flag, its converted
+value or the release's default, a JSON option's merged object.
+
+Every function answers ``UNKNOWN`` when the file does not show the value (a
+variable only known at run time, a value argparse rejects: another rule
+reports that).  The invocation may be a ``RecordedInvocation``: the reads
+count for the rule that asked.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..values import check_value, effective
+from .base import UNKNOWN, Derived
+from .view import memo
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..argv import Flag, Invocation
+
+def written(inv: "Invocation", dest: str) -> list["Flag"]:
+    """The flags of ``dest`` in the launch (CLI and --config), in argv order."""
+    return inv.flags_for(dest)
+
+
+def last_flag(inv: "Invocation", dest: str) -> "Flag | None":
+    """The flag argparse keeps for ``dest`` (the last one)."""
+    return inv.last(dest)
+
+
+def _flags_exact(flags: list["Flag"]) -> bool:
+    return all(f.exact and not f.missing_value and f.unexpected_value is None for f in flags)
+
+
+def value_of(inv: "Invocation", dest: str) -> Derived:
+    """The converted value of a plain (non-JSON) option, or its parser default.
+
+    Unknown when the deciding flag's value is not known from the file or is
+    one argparse rejects (another rule reports that).
+    """
+    return memo(inv, (value_of, dest), lambda: _value_of(inv, dest))
+
+
+def _value_of(inv: "Invocation", dest: str) -> Derived:
+    flag = last_flag(inv, dest)
+    opt = inv.knowledge.by_dest.get(dest)
+    if flag is None:
+        if opt is None:
+            return UNKNOWN
+        return Derived(opt.default, "default")
+    if not _flags_exact([flag]):
+        return UNKNOWN
+    if opt is not None and opt.kind in ("bool", "store_true"):
+        return Derived(not flag.negated, "flag", flags=(flag,))
+    if not flag.values:
+        return Derived(opt.const if opt is not None else None, "flag", flags=(flag,))
+    checked = check_value(flag.option, flag.values[0].text)
+    if checked.problem:
+        return UNKNOWN
+    return Derived(checked.value, "flag", flags=(flag,))
+
+
+def json_of(inv: "Invocation", dest: str) -> Derived:
+    """A JSON option's object as vLLM receives it (dotted keys merged), or None."""
+    flags = written(inv, dest)
+    if not flags:
+        return Derived({}, "default")
+    if not _flags_exact(flags):
+        return UNKNOWN
+    value = effective(inv, dest)
+    if value is None:
+        # "None"/"null": the option is explicitly unset.
+        return Derived({}, "flag", flags=tuple(flags))
+    if not isinstance(value, dict):
+        return UNKNOWN
+    return Derived(value, "flag", flags=tuple(flags))
+
+
+def json_keys_known(inv, dest: str, obj: dict) -> bool:
+    """Whether every key of a JSON flag's object is a field of its config
+    class (from the release's option schema); vLLM refuses other keys first,
+    with its own message.  True when the schema lists no fields."""
+    opt = inv.knowledge.by_dest.get(dest)
+    info = getattr(opt, "json", None) or {}
+    fields = info.get("fields") or {}
+    if not fields:
+        return True
+    return all(isinstance(k, str) and k.replace("-", "_") in fields for k in obj)
