@@ -1,18 +1,21 @@
-"""The rule registry.
+"""The rules.
 
-Each module holds one rule family with its documentation.  Adding a rule is
-adding a class to a module listed here (or a new module to ``_MODULES``).
+Each module holds a rule (or, until they are split, a family of rules) with
+its documentation; ``registry`` finds and checks them all.  Adding a rule is
+adding a module: nothing else lists it.
 """
 
 from __future__ import annotations
 
-import importlib
 from functools import lru_cache
 
 from .base import Context, Finding, Rule, version_key
+from .registry import RegistryError, by_key, rule_classes
 
-# In the order rules are evaluated and documented.
-_MODULES = (
+# The modules evaluated (and documented) first, in this order; the others
+# follow by name.  Parse-level and meta rules come first, then flag-level
+# ones, then the combination checks.
+ORDER = (
     "parse_level",
     "meta",
     "config_file",
@@ -26,33 +29,11 @@ _MODULES = (
     "json_dotted",
     "replayssm",
     "mamba_block_size",
-    "top_parallel", "top_context", "top_scheduler", "top_quantization", "top_dtype", "top_speculative", "top_lora", "top_frontend", "top_mamba",
+    "top_parallel", "top_context", "top_scheduler", "top_quantization", "top_dtype", "top_speculative", "top_lora",
+    "top_frontend", "top_mamba",
     "top_quant_checkpoint",
-    # Top-25 #25; not a top_* module: the oracle cannot reach its check, so it
-    # has no conformance case (tests/rules/test_top_conformance.py).
     "cudagraph_sizes",
 )
-
-
-@lru_cache(maxsize=1)
-def rule_classes() -> tuple[type[Rule], ...]:
-    found: list[type[Rule]] = []
-    for name in _MODULES:
-        try:
-            module = importlib.import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"{__name__}.{name}":
-                continue  # a family not written yet
-            raise
-        for obj in vars(module).values():
-            if (
-                isinstance(obj, type)
-                and issubclass(obj, Rule)
-                and obj.__module__ == module.__name__
-                and getattr(obj, "code", None)
-            ):
-                found.append(obj)
-    return tuple(found)
 
 
 @lru_cache(maxsize=1)
@@ -62,18 +43,8 @@ def invocation_rules() -> tuple[Rule, ...]:
     return tuple(cls() for cls in rule_classes() if not issubclass(cls, ParseProblemRule))
 
 
-@lru_cache(maxsize=1)
-def by_key() -> dict[str, type[Rule]]:
-    """Rules by code and by name."""
-    out: dict[str, type[Rule]] = {}
-    for cls in rule_classes():
-        out[cls.code] = cls
-        out[cls.name] = cls
-    return out
-
-
 def lookup(key: str) -> type[Rule] | None:
     return by_key().get(key)
 
 
-__all__ = ["Rule", "Finding", "Context", "rule_classes", "invocation_rules", "lookup", "version_key"]
+__all__ = ["Rule", "Finding", "Context", "RegistryError", "rule_classes", "invocation_rules", "lookup", "version_key"]

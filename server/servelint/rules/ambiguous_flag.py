@@ -21,9 +21,14 @@ class AmbiguousFlag(Rule):
 
     ## Fix
     Write the whole flag name.
+
+    ## Fix safety
+    Unsafe: each candidate is a different option; you choose which one was
+    meant.
     """
 
     code = "SL102"
+    fixes = frozenset({Applicability.UNSAFE})
     name = "ambiguous-flag"
     category = Category.UNKNOWN_FLAG
     severity = Severity.ERROR
@@ -60,9 +65,14 @@ class AbbreviatedFlag(Rule):
 
     ## Fix
     Write the whole flag name (a safe fix).
+
+    ## Fix safety
+    Safe: the full spelling names the option argparse already picks for the
+    abbreviation.
     """
 
     code = "SL108"
+    fixes = frozenset({Applicability.SAFE})
     name = "abbreviated-flag"
     category = Category.UNKNOWN_FLAG
     severity = Severity.INFORMATION

@@ -17,8 +17,10 @@ import inspect
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable
 
-from ..diagnostics import Category, Fix, Related, Severity
+from ..diagnostics import Applicability, Category, Fix, Related, Severity
 from ..derive.view import View
+from ..knowledge import validators
+from ..knowledge.validators import VllmCheck
 from ..knowledge.versions import version_key
 from ..text import Span
 
@@ -99,6 +101,19 @@ class Rule:
     # The flag a finding is anchored on and the flags it points to.
     anchor: ClassVar[str | None] = None
     partners: ClassVar[tuple[str, ...]] = ()
+    # The vLLM checks the rule mirrors: where each is, per release, is
+    # generated (knowledge/data/validators.json, tools/knowledge/validators.py).
+    vllm_checks: ClassVar[tuple[VllmCheck, ...]] = ()
+    # The first and last release whose code the rule was checked against
+    # (with the oracle or by reading the source).  A rule that mirrors vLLM
+    # checks applies only inside this range, and there only to the releases
+    # the generated table finds one of its checks in: a new release is
+    # silent until someone reviews the rule for it (tests/rules/test_registry.py).
+    reviewed: ClassVar[tuple[str, str] | None] = None
+    # How safe the rule's own fixes are (fixes drawn from a record's
+    # exampleFix are the record's): empty for a rule that offers none.  The
+    # docs page of a rule with fixes has a "Fix safety" section.
+    fixes: ClassVar[frozenset[Applicability]] = frozenset()
 
     def applies_to(self, version: str) -> bool:
         v = version_key(version)
@@ -106,6 +121,13 @@ class Rule:
             return False
         if self.until is not None and v > version_key(self.until):
             return False
+        if self.vllm_checks:
+            if self.reviewed is None:
+                return False
+            first, last = self.reviewed
+            if not version_key(first) <= v <= version_key(last):
+                return False
+            return any(validators.site(c.key, version) is not None for c in self.vllm_checks)
         return True
 
     def check(self, ctx: "Context") -> Iterable[Finding]:  # pragma: no cover - abstract
@@ -113,7 +135,34 @@ class Rule:
 
     @classmethod
     def doc(cls) -> str:
-        return inspect.cleandoc(cls.__doc__ or "")
+        """The rule's documentation: its docstring, with the "vLLM source"
+        section's per-release places rendered from the generated table."""
+        text = inspect.cleandoc(cls.__doc__ or "")
+        generated = cls.source_lines()
+        if not generated:
+            return text
+        head, sep, rest = text.partition("## vLLM source\n")
+        if not sep:
+            return f"{text}\n\n## vLLM source\n{generated}"
+        return f"{head}{sep}{generated}\n\n{rest}".rstrip()
+
+    @classmethod
+    def source_lines(cls) -> str:
+        """Where each mirrored check is, per release: one line per wording."""
+        out = []
+        for check in cls.vllm_checks:
+            groups: dict[str, list] = {}
+            for release, site in validators.sites(check.key).items():
+                groups.setdefault(site.template, []).append((release, site))
+            for template, places in groups.items():
+                files = {site.file for _, site in places}
+                if len(files) == 1:
+                    where = f"`{places[0][1].file}` " + ", ".join(f"{r}:{s.line}" for r, s in places)
+                else:
+                    where = ", ".join(f"{r} `{s.where}`" for r, s in places)
+                shown = template if len(template) <= 160 else template[:157] + "..."
+                out.append(f"* \"{shown}\": {where}")
+        return "\n".join(out)
 
     @classmethod
     def summary(cls) -> str:
@@ -123,3 +172,10 @@ class Rule:
 class Context(View):
     """What a rule may look at for one invocation: a ``derive.View`` (every
     read recorded for incremental re-checking)."""
+
+
+def vllm_source(ctx: Context, key: str) -> str:
+    """``file:line`` of vLLM check ``key`` in the launch's release ("?" when
+    the generated table does not have it for that release)."""
+    found = validators.site(key, ctx.version)
+    return found.where if found is not None else "?"

@@ -13,13 +13,12 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..diagnostics import Category, Severity
+from ..knowledge.validators import VllmCheck
 from . import top_facts as tf
 from . import vllm_state as st
-from .base import Context, Finding, Rule
+from .base import Context, Finding, Rule, vllm_source
 
-_R = ("0.25.0", "0.26.0", "0.27.0", "0.27.1", "0.28.0", "0.29.0", "0.30.0", "0.31.0", "0.32.0", "0.33.0")
 # The line of the message's text in vllm/config/vllm.py, per release.
-_LINE = dict(zip(_R, (1800, 1870, 1909, 1909, 2017, 2173, 2384, 2622, 2516, 2622)))
 
 # Written settings under which servelint cannot be sure CUDA graphs stay on
 # and the sizes reach the check unchanged: eager mode, optimization level and
@@ -92,6 +91,8 @@ class CudagraphMaxSizeVsCaptureSizes(Rule):
     """
 
     code = "SL327"
+    vllm_checks = (VllmCheck("cudagraph", "should be consistent with the max value of", "vllm/config/vllm.py"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "cudagraph-max-size-vs-capture-sizes"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR
@@ -160,5 +161,5 @@ class CudagraphMaxSizeVsCaptureSizes(Rule):
         yield Finding(
             flag.name_span, text, flag=flag.canonical, related=rel, vllm_message=vllm_message,
             path=tf.path_of(ctx, flag),
-            data={"vllm_source": f"vllm/config/vllm.py:{_LINE.get(ctx.version, '?')}"},
+            data={"vllm_source": vllm_source(ctx, "cudagraph")},
         )

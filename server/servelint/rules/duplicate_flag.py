@@ -40,9 +40,14 @@ class DuplicateFlag(Rule):
 
     ## Fix
     Remove the earlier occurrence (safe: the later one already wins).
+
+    ## Fix safety
+    Safe: argparse keeps the last occurrence, so removing the earlier one
+    changes nothing vLLM sees.
     """
 
     code = "SL104"
+    fixes = frozenset({Applicability.SAFE})
     name = "duplicate-flag"
     category = Category.DUPLICATE_FLAG
     severity = Severity.WARNING

@@ -22,9 +22,15 @@ class ExtraArgument(Rule):
 
     ## Fix
     Remove the word, or attach it to the flag it belongs to.
+
+    ## Fix safety
+    Removing a stray word is safe: vLLM rejects it, so no launch that starts
+    uses it. Replacing a switch's value with its negative form is unsafe: it
+    changes what the launch does.
     """
 
     code = "SL106"
+    fixes = frozenset({Applicability.SAFE, Applicability.UNSAFE})
     name = "extra-argument"
     category = Category.PARSE_ERROR
     severity = Severity.ERROR

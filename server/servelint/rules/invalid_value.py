@@ -155,6 +155,12 @@ class InvalidValue(Rule):
     ## Fix
     Use a value from the listed choices or range (`0.9`, `bfloat16`).
 
+
+    ## Fix safety
+    Removing a value given to a switch (`--enforce-eager=true` →
+    `--enforce-eager`) is safe: vLLM would set the switch the same way. Turning
+    it into the negative form (`--no-…`) changes what the launch does and is
+    unsafe.
     ## vLLM source
     argparse `type=`/`choices=` built by `_compute_kwargs` (vllm/engine/arg_utils.py);
     pydantic `Field(gt=..., le=...)` constraints of the config classes; JSON
@@ -162,6 +168,7 @@ class InvalidValue(Rule):
     """
 
     code = "SL103"
+    fixes = frozenset({Applicability.SAFE, Applicability.UNSAFE})
     name = "invalid-value"
     category = Category.INVALID_VALUE
     severity = Severity.ERROR

@@ -12,16 +12,10 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..diagnostics import Applicability, Category, Fix, Related, Severity
+from ..knowledge.validators import VllmCheck
 from ..fixes.edits import remove_flag
 from . import vllm_state as st
-from .base import Context, Finding, Rule
-
-# vllm/config/vllm.py, the raise in validate_mamba_block_size.
-_LINES = {
-    "0.25.0": 2222, "0.26.0": 2301, "0.27.0": 2332, "0.27.1": 2332, "0.28.0": 2552, "0.29.0": 2844, "0.30.0": 3205,
-    "0.31.0": 3441, "0.32.0": 3313, "0.33.0": 3449,
-}
-
+from .base import Context, Finding, Rule, vllm_source
 
 # With no config.json at hand the model's max_model_len is unknown; a block
 # size below this is still taken as set: no model vLLM serves derives a
@@ -62,6 +56,10 @@ class MambaBlockSizeWithoutPrefixCaching(Rule):
     Remove `--mamba-block-size` (the fix; it has no effect without prefix
     caching), or add `--enable-prefix-caching`.
 
+
+    ## Fix safety
+    Safe: without prefix caching `--mamba-block-size` has no effect but the
+    error, so removing it leaves the launch vLLM would run.
     ## vLLM source
     `VllmConfig.validate_mamba_block_size`, vllm/config/vllm.py:
     0.27.0/0.27.1:2324-2336, 0.28.0:2544, 0.29.0:2836, 0.30.0:3197,
@@ -77,6 +75,9 @@ class MambaBlockSizeWithoutPrefixCaching(Rule):
     """
 
     code = "SL210"
+    fixes = frozenset({Applicability.SAFE})
+    vllm_checks = (VllmCheck("mamba_block_size", "--mamba-block-size can only be set with --enable-prefix-caching", "vllm/config/vllm.py"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "mamba-block-size-prefix-caching"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR
@@ -132,7 +133,7 @@ class MambaBlockSizeWithoutPrefixCaching(Rule):
         yield Finding(
             flag.name_span, shown, flag="--mamba-block-size", severity=severity, related=related, fixes=fixes,
             vllm_message=message, path=path,
-            data={"vllm_source": f"vllm/config/vllm.py:{_LINES.get(ctx.version, '?')}"},
+            data={"vllm_source": vllm_source(ctx, "mamba_block_size")},
         )
 
 
@@ -166,6 +167,8 @@ class MambaBackendUnknown(Rule):
     """
 
     code = "SL211"
+    vllm_checks = (VllmCheck("mamba_backend_unknown", "Unknown Mamba SSU backend: ", "vllm/config/mamba.py"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "mamba-backend-unknown"
     category = Category.INVALID_VALUE
     severity = Severity.ERROR
@@ -189,4 +192,4 @@ class MambaBackendUnknown(Rule):
         message = f"Unknown Mamba SSU backend: '{name}'. Valid options are: {valid}"
         path = (word.path if word.path is not None else None) or ctx.path
         yield Finding(word.span, message, flag="--mamba-backend", vllm_message=message, path=path,
-                      data={"vllm_source": "vllm/config/mamba.py:21"})
+                      data={"vllm_source": vllm_source(ctx, "mamba_backend_unknown")})

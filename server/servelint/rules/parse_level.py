@@ -7,7 +7,7 @@ the engine turns the parser's problems into findings.
 
 from __future__ import annotations
 
-from ..diagnostics import Category, Severity
+from ..diagnostics import Applicability, Category, Severity
 from ..parse import problems
 from .base import Rule
 
@@ -65,9 +65,14 @@ class ConfigEqualsIgnored(ParseProblemRule):
     ```sh
     vllm serve meta-llama/Llama-3.1-8B-Instruct --config serve.yaml
     ```
+
+    ## Fix safety
+    Safe: `--config FILE` is what `--config=FILE` was written to do; the fix
+    only moves the `=`, so vLLM reads the file it was meant to read.
     """
 
     code = "SL002"
+    fixes = frozenset({Applicability.SAFE})
     name = "config-equals-ignored"
     category = Category.CONFIG
     severity = Severity.ERROR
@@ -145,9 +150,14 @@ class ServeRepeated(ParseProblemRule):
 
     ## Fix
     Drop `serve` (and `vllm`) from the arguments, or override the entrypoint.
+
+    ## Fix safety
+    Safe: the image already runs `vllm serve`, so removing the repeated `serve`
+    (and `vllm`) leaves the launch vLLM was meant to get.
     """
 
     code = "SL005"
+    fixes = frozenset({Applicability.SAFE})
     name = "serve-repeated"
     category = Category.PARSE_ERROR
     severity = Severity.ERROR

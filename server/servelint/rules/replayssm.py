@@ -36,33 +36,50 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable
 
 from ..diagnostics import Applicability, Category, Fix, Related, Severity
+from ..knowledge.validators import VllmCheck
 from ..fixes.edits import remove_flags, rename_flag, set_value
 from . import vllm_state as st
-from .base import Context, Finding, Rule, Value, version_key
+from .base import Context, Finding, Rule, Value, version_key, vllm_source
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..argv import Flag
 
 KDA_ARCHITECTURES = ("KimiLinearForCausalLM", "KimiK3ForConditionalGeneration")
 
-# Where each message is raised, per release (vllm/config/vllm.py).
-_LINES: dict[str, dict[str, int]] = {
-    "0.27.0": {"arch": 2346, "all": 2351, "spec": 2356, "triton": 2358, "kv": 2363},
-    "0.27.1": {"arch": 2346, "all": 2351, "spec": 2356, "triton": 2358, "kv": 2363},
-    "0.28.0": {"arch": 2566, "all": 2571, "spec": 2576, "triton": 2578, "kv": 2583},
-    "0.29.0": {"arch": 2858, "kimi": 2867, "sr": 2869, "rs_modes": 2875, "rs_v2": 2882, "pp": 2886,
-               "all": 2890, "triton": 2895, "kv": 2900},
-    "0.30.0": {"arch": 3219, "kimi": 3228, "sr": 3230, "rs_modes": 3236, "rs_v2": 3243, "pp": 3247,
-               "rs_triton": 3251, "all": 3253, "fi_align": 3259, "triton_fi": 3264, "v1": 3268, "kv": 3276},
-    "0.31.0": {"arch": 3455, "kimi": 3464, "sr": 3466, "rs_modes": 3472, "rs_v2": 3479, "pp": 3483,
-               "rs_triton": 3487, "all": 3489, "fi_align": 3495, "triton_fi": 3500, "v1": 3504, "kv": 3512},
-    "0.32.0": {"arch": 3341, "buf16": 3349, "sr": 3354, "rs_v2": 3363, "pp": 3367, "rs_triton": 3371,
-               "spec_none": 3374, "spec_buf": 3380, "spec_fi": 3387, "fi_align": 3393, "triton_fi": 3398,
-               "v1": 3402, "kv": 3410},
-    "0.33.0": {"arch": 3477, "buf16": 3485, "sr": 3490, "rs_v2": 3499, "pp": 3503, "rs_triton": 3507,
-               "spec_none": 3510, "spec_buf": 3516, "spec_fi": 3523, "fi_align": 3529, "triton_fi": 3534,
-               "v1": 3538, "kv": 3550},
+# The raises of ``validate_mamba_cached_kernel`` (vllm/config/vllm.py) this
+# family mirrors, by Problem key; where each is, per release, is generated
+# (knowledge/data/validators.json).
+_VLLM_PY = "vllm/config/vllm.py"
+CHECKS = {
+    c.key: c
+    for c in (
+        VllmCheck("replayssm.arch", ("--use-replayssm is not supported for architecture ",
+                                     "--use-replayssm is only supported for Nemotron-H models "), _VLLM_PY),
+        VllmCheck("replayssm.all", "--use-replayssm supports prefix caching only in align mode; ", _VLLM_PY),
+        VllmCheck("replayssm.spec", "--use-replayssm does not support speculative decoding", _VLLM_PY),
+        VllmCheck("replayssm.triton", "--use-replayssm requires --mamba-backend triton", _VLLM_PY, whole=True),
+        VllmCheck("replayssm.kv", "--use-replayssm is incompatible with KV connectors ", _VLLM_PY),
+        VllmCheck("replayssm.kimi", "RecoverSSM is only supported for Kimi-K3 KDA", _VLLM_PY),
+        VllmCheck("replayssm.sr", "RecoverSSM supports bfloat16/float32 ", _VLLM_PY),
+        VllmCheck("replayssm.rs_modes", "RecoverSSM supports only none and align Mamba cache modes", _VLLM_PY),
+        VllmCheck("replayssm.rs_v2", ("RecoverSSM with prefix caching requires VLLM_USE_V2_MODEL_RUNNER=1",
+                                      "RecoverSSM with align mode requires VLLM_USE_V2_MODEL_RUNNER=1"), _VLLM_PY),
+        VllmCheck("replayssm.pp", "RecoverSSM currently requires pipeline_parallel_size=1", _VLLM_PY),
+        VllmCheck("replayssm.rs_triton", "RecoverSSM requires --mamba-backend triton", _VLLM_PY, whole=True),
+        VllmCheck("replayssm.fi_align", ("FlashInfer ReplaySSM does not support prefix caching yet; ",
+                                         "FlashInfer ReplaySSM does not support --mamba-cache-mode align yet"), _VLLM_PY),
+        VllmCheck("replayssm.triton_fi", "--use-replayssm requires --mamba-backend triton or flashinfer", _VLLM_PY),
+        VllmCheck("replayssm.v1", "Triton ReplaySSM requires Model Runner V1; use ", _VLLM_PY),
+        VllmCheck("replayssm.buf16", "FlashInfer ReplaySSM requires --replayssm-buffer-len <= 16", _VLLM_PY),
+        VllmCheck("replayssm.spec_none", ("FlashInfer ReplaySSM speculative decoding does not support prefix caching",
+                                          "FlashInfer ReplaySSM speculative decoding requires --mamba-cache-mode none"),
+                  _VLLM_PY),
+        VllmCheck("replayssm.spec_buf", "FlashInfer ReplaySSM speculative decoding requires --replayssm-buffer-len",
+                  _VLLM_PY),
+        VllmCheck("replayssm.spec_fi", "Mamba2 ReplaySSM speculative decoding requires ", _VLLM_PY),
+    )
 }
+
 
 # Rule names, one per aspect.
 ARCH = "replayssm-architecture"
@@ -79,7 +96,7 @@ class Problem(Value):
     """One failing check of ``validate_mamba_cached_kernel``.
 
     ``message`` is exactly what vLLM raises; ``key`` says which raise (see
-    _LINES); ``partners`` are the written flags it is about; ``note`` is
+    CHECKS); ``partners`` are the written flags it is about; ``note`` is
     servelint's clause after the vLLM text; ``uses_arch``: it depends on the
     model's architecture; ``env``: it is about VLLM_USE_V2_MODEL_RUNNER;
     ``fix``: see _fixes.
@@ -477,7 +494,7 @@ class _ReplaySSMRule(Rule):
                 related=self._related(ctx, p),
                 fixes=_fixes(ctx, anchor, p),
                 vllm_message=p.message,
-                data={"vllm_source": f"vllm/config/vllm.py:{_LINES.get(ctx.version, {}).get(p.key, '?')}"},
+                data={"vllm_source": vllm_source(ctx, f"replayssm.{p.key}")},
                 path=_path_of(ctx, anchor),
             )
 
@@ -539,6 +556,10 @@ class ReplaySSMArchitecture(_ReplaySSMRule):
     ## Fix
     Remove `--use-replayssm` (the fix), or serve a Nemotron-H model.
 
+
+    ## Fix safety
+    Safe: removing a conflicting flag; the launch then runs without ReplaySSM,
+    as any release that rejects it would require.
     ## vLLM source
     `VllmConfig.validate_mamba_cached_kernel`, vllm/config/vllm.py:
     "--use-replayssm is only supported for Nemotron-H models (got
@@ -550,6 +571,9 @@ class ReplaySSMArchitecture(_ReplaySSMRule):
     """
 
     code = "SL201"
+    fixes = frozenset({Applicability.SAFE})
+    vllm_checks = tuple(CHECKS[f"replayssm.{k}"] for k in ("arch",))
+    reviewed = ("0.25.0", "0.33.0")
     name = ARCH
     reads = _BASE_READS
 
@@ -585,6 +609,10 @@ class ReplaySSMSpeculativeDecoding(_ReplaySSMRule):
     ## Fix
     Remove the speculative decoding flags (the fix), or drop `--use-replayssm`.
 
+
+    ## Fix safety
+    Safe: removing the conflicting speculative-decoding flags; the launch then
+    runs without speculative decoding.
     ## vLLM source
     vllm/config/vllm.py `validate_mamba_cached_kernel`: 0.27.0/0.27.1:2356,
     0.28.0:2576 (`num_speculative_tokens > 0`); "RecoverSSM is only supported
@@ -594,6 +622,9 @@ class ReplaySSMSpeculativeDecoding(_ReplaySSMRule):
     """
 
     code = "SL202"
+    fixes = frozenset({Applicability.SAFE})
+    vllm_checks = tuple(CHECKS[f"replayssm.{k}"] for k in ("spec", "kimi"))
+    reviewed = ("0.25.0", "0.33.0")
     name = SPEC
     reads = _BASE_READS | _SPEC_READS
 
@@ -629,6 +660,10 @@ class ReplaySSMPrefixCaching(_ReplaySSMRule):
     `--no-enable-prefix-caching` (`--disable-prefix-caching` in 0.33.0) for
     FlashInfer and speculative decoding; `--mamba-cache-mode align` for `all`.
 
+
+    ## Fix safety
+    Unsafe: a new cache mode or turning prefix caching off changes how the
+    launch runs; offered, never applied for you.
     ## vLLM source
     vllm/config/vllm.py `validate_mamba_cached_kernel`: mode `all`
     0.27.0/0.27.1:2351, 0.28.0:2571, 0.29.0:2890, 0.30.0:3253, 0.31.0:3489;
@@ -641,6 +676,9 @@ class ReplaySSMPrefixCaching(_ReplaySSMRule):
     """
 
     code = "SL203"
+    fixes = frozenset({Applicability.UNSAFE})
+    vllm_checks = tuple(CHECKS[f"replayssm.{k}"] for k in ("all", "fi_align", "rs_modes", "spec_none"))
+    reviewed = ("0.25.0", "0.33.0")
     name = PREFIX
     reads = _BASE_READS | _SPEC_READS | _PC_READS | {"mamba_backend"}
 
@@ -670,6 +708,10 @@ class ReplaySSMMambaBackend(_ReplaySSMRule):
     ## Fix
     Use the backend the message names (the fix changes the value).
 
+
+    ## Fix safety
+    Unsafe: a different Mamba backend changes what the launch runs; offered,
+    never applied for you.
     ## vLLM source
     vllm/config/vllm.py `validate_mamba_cached_kernel`: "requires
     --mamba-backend triton" 0.27.0/0.27.1:2358, 0.28.0:2578, 0.29.0:2895;
@@ -681,6 +723,9 @@ class ReplaySSMMambaBackend(_ReplaySSMRule):
     """
 
     code = "SL204"
+    fixes = frozenset({Applicability.UNSAFE})
+    vllm_checks = tuple(CHECKS[f"replayssm.{k}"] for k in ("triton", "triton_fi", "rs_triton", "spec_fi"))
+    reviewed = ("0.25.0", "0.33.0")
     name = BACKEND
     reads = _BASE_READS | _SPEC_READS | {"mamba_backend"}
 
@@ -706,6 +751,10 @@ class ReplaySSMBufferLength(_ReplaySSMRule):
     ## Fix
     Set `--replayssm-buffer-len` in range (the fix sets 16, or 1 + k).
 
+
+    ## Fix safety
+    Unsafe: a new buffer length changes what the launch runs; offered, never
+    applied for you.
     ## vLLM source
     vllm/config/vllm.py `validate_mamba_cached_kernel`: "<= 16"
     0.32.0:3349, 0.33.0:3485; ">= 1 + num_speculative_tokens" 0.32.0:3380,
@@ -713,6 +762,9 @@ class ReplaySSMBufferLength(_ReplaySSMRule):
     """
 
     code = "SL205"
+    fixes = frozenset({Applicability.UNSAFE})
+    vllm_checks = tuple(CHECKS[f"replayssm.{k}"] for k in ("buf16", "spec_buf"))
+    reviewed = ("0.25.0", "0.33.0")
     name = BUFFER
     since = "0.32.0"
     reads = _BASE_READS | _SPEC_READS | {"replayssm_buffer_len", "mamba_backend"}
@@ -757,6 +809,8 @@ class ReplaySSMModelRunner(_ReplaySSMRule):
     """
 
     code = "SL206"
+    vllm_checks = tuple(CHECKS[f"replayssm.{k}"] for k in ("v1", "rs_v2"))
+    reviewed = ("0.25.0", "0.33.0")
     name = RUNNER
     since = "0.29.0"
     reads = _BASE_READS | _SPEC_READS | _PC_READS | _V2_READS | {"mamba_backend"}
@@ -792,6 +846,8 @@ class ReplaySSMKVConnector(_ReplaySSMRule):
     """
 
     code = "SL207"
+    vllm_checks = tuple(CHECKS[f"replayssm.{k}"] for k in ("kv",))
+    reviewed = ("0.25.0", "0.33.0")
     name = KV
     reads = _BASE_READS | _SPEC_READS | {"kv_transfer_config", "kv_offloading_size", "kv_offloading_backend"}
 
@@ -826,6 +882,8 @@ class ReplaySSMRecoverSSM(_ReplaySSMRule):
     """
 
     code = "SL208"
+    vllm_checks = tuple(CHECKS[f"replayssm.{k}"] for k in ("sr", "pp"))
+    reviewed = ("0.25.0", "0.33.0")
     name = RECOVER
     since = "0.29.0"
     reads = _BASE_READS | _SPEC_READS | {"enable_mamba_cache_stochastic_rounding", "pipeline_parallel_size"}
@@ -861,6 +919,8 @@ class ModelRunnerV2Triton(Rule):
     """
 
     code = "SL209"
+    vllm_checks = (VllmCheck("model_runner_v2_triton", "Model Runner V2 requires Triton.", _VLLM_PY, whole=True),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "model-runner-v2-triton"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR
@@ -885,4 +945,4 @@ class ModelRunnerV2Triton(Rule):
         else:
             span, path = inv.launch.entry_span, ctx.path
         yield Finding(span, f"{message} ({note})", vllm_message=message, path=path,
-                      data={"vllm_source": "vllm/config/vllm.py _validate_v2_model_runner"})
+                      data={"vllm_source": vllm_source(ctx, "model_runner_v2_triton")})

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..diagnostics import Category, Related, Severity
+from ..knowledge.validators import VllmCheck
 from . import top_facts as tf
 from . import vllm_state as st
 from .base import Context, Finding, Rule
@@ -74,6 +75,8 @@ class MaxModelLenExceedsDerived(Rule):
     """
 
     code = "SL302"
+    vllm_checks = (VllmCheck("max_len", "than the derived max_model_len", "vllm/config/model.py"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "max-model-len-exceeds-derived"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..diagnostics import Category, Severity
+from ..knowledge.validators import VllmCheck
 from . import top_facts as tf
 from . import vllm_state as st
 from .base import Context, Finding, Rule
@@ -69,6 +70,8 @@ class Float16UnsupportedModel(Rule):
     """
 
     code = "SL312"
+    vllm_checks = (VllmCheck("fp16", "does not support float16. Reason:", "vllm/config/model.py"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "dtype-float16-unsupported-model"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR
@@ -165,6 +168,8 @@ class KvCacheDtypeMismatch(Rule):
     """
 
     code = "SL313"
+    vllm_checks = (VllmCheck("kv_float", "Please set `--kv-cache-dtype` to", "vllm/config/vllm.py"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "kv-cache-dtype-float-mismatch"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR
@@ -232,6 +237,8 @@ class KvCacheDtypeUnknown(Rule):
     """
 
     code = "SL314"
+    vllm_checks = (VllmCheck("kv_unknown", "Invalid kv_cache_dtype: ", "vllm/config/cache.py"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "kv-cache-dtype-unknown"
     category = Category.INVALID_VALUE
     severity = Severity.ERROR

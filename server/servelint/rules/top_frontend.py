@@ -8,6 +8,7 @@ import json
 from typing import Any, Iterable
 
 from ..diagnostics import Category, Severity
+from ..knowledge.validators import VllmCheck
 from . import top_facts as tf
 from . import vllm_state as st
 from .base import Context, Finding, Rule
@@ -65,6 +66,8 @@ class DisableAnyWhitespaceBackend(Rule):
     """
 
     code = "SL321"
+    vllm_checks = (VllmCheck("whitespace", "disable_any_whitespace is only supported for", "vllm/config/structured_outputs.py"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "disable-any-whitespace-backend"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR
@@ -134,6 +137,8 @@ class AutoToolChoiceWithoutParser(Rule):
     """
 
     code = "SL322"
+    vllm_checks = (VllmCheck("tool_parser", "--enable-auto-tool-choice requires --tool-call-parser"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "auto-tool-choice-requires-parser"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR

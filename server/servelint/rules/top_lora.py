@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..diagnostics import Category, Severity
+from ..diagnostics import Applicability, Category, Severity
+from ..knowledge.validators import VllmCheck
 from . import top_facts as tf
 from . import top_speculative as sp
 from . import vllm_state as st
@@ -47,6 +48,8 @@ class LoraSpecBatchedTokens(Rule):
     """
 
     code = "SL319"
+    vllm_checks = (VllmCheck("lora_spec", "decreasing num_speculative_tokens", "vllm/engine/arg_utils.py"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "lora-spec-batched-tokens"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR
@@ -114,6 +117,9 @@ class LoraUnsupportedModel(Rule):
     Remove `--enable-lora` (and `--lora-modules`), or use a model with LoRA
     support.
 
+
+    ## Fix safety
+    Unsafe: removing `--enable-lora` (and its adapters) turns a feature off.
     ## vLLM source
     `LoRAConfig.verify_with_model_config`, vllm/config/lora.py 0.33.0:150
     (`ModelConfig.is_lora_supported`: `_ModelInfo.supports_lora`,
@@ -121,6 +127,9 @@ class LoraUnsupportedModel(Rule):
     """
 
     code = "SL320"
+    fixes = frozenset({Applicability.UNSAFE})
+    vllm_checks = (VllmCheck("lora_arch", "`SupportsLoRA` interface. Run this model without", "vllm/config/lora.py"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "lora-unsupported-model"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..diagnostics import Category, Severity
+from ..knowledge.validators import VllmCheck
 from . import top_facts as tf
 from . import vllm_state as st
 from .base import Context, Finding, Rule
@@ -52,6 +53,8 @@ class MambaPrefixCachingNeedsChunkedPrefill(Rule):
     """
 
     code = "SL323"
+    vllm_checks = (VllmCheck("mamba_chunked", "Chunked prefill is required for ", "vllm/model_executor/models/config.py"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "mamba-prefix-caching-requires-chunked-prefill"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..diagnostics import Category, Severity
+from ..diagnostics import Applicability, Category, Severity
+from ..knowledge.validators import VllmCheck
 from . import top_facts as tf
 from . import vllm_state as st
 from .base import Context, Finding, Rule
@@ -68,6 +69,8 @@ class TensorParallelHeads(Rule):
     """
 
     code = "SL301"
+    vllm_checks = (VllmCheck("heads", "must be divisible by tensor parallel size", "vllm/config/model.py"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "tp-divides-attention-heads"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR
@@ -117,6 +120,10 @@ class PipelineParallelUnsupported(Rule):
     Use tensor parallelism (`-tp`) instead, or a model that supports
     pipeline parallelism.
 
+
+    ## Fix safety
+    Unsafe: removing `--pipeline-parallel-size` changes how the model is split
+    across GPUs.
     ## vLLM source
     `ModelConfig.verify_with_parallel_config`, vllm/config/model.py:
     0.25.0:1227, 0.26.0:1245, 0.27.x:1330, 0.28.0:1382, 0.29.0:1428,
@@ -125,6 +132,9 @@ class PipelineParallelUnsupported(Rule):
     """
 
     code = "SL305"
+    fixes = frozenset({Applicability.UNSAFE})
+    vllm_checks = (VllmCheck("pp", "Pipeline parallelism is not supported for this model.", "vllm/config/model.py"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "pp-unsupported-model"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR
@@ -179,6 +189,9 @@ class ExpertParallelDenseModel(Rule):
     ## Fix
     Remove `--enable-expert-parallel`.
 
+
+    ## Fix safety
+    Unsafe: removing `--enable-expert-parallel` changes how the launch runs.
     ## vLLM source
     `ModelConfig._verify_with_expert_parallelism`, vllm/config/model.py:
     0.25.0:1163, 0.26.0:1181, 0.27.x:1266, 0.28.0:1318, 0.29.0:1364,
@@ -187,6 +200,9 @@ class ExpertParallelDenseModel(Rule):
     """
 
     code = "SL306"
+    fixes = frozenset({Applicability.UNSAFE})
+    vllm_checks = (VllmCheck("ep", "when expert parallelism is enabled.", "vllm/config/model.py"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "ep-requires-moe-model"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR
@@ -237,6 +253,8 @@ class EplbWithoutExpertParallel(Rule):
     """
 
     code = "SL307"
+    vllm_checks = (VllmCheck("eplb", "enable_expert_parallel must be True to use EPLB.", "vllm/config/parallel.py"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "eplb-requires-expert-parallel"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR
@@ -292,6 +310,8 @@ class ExternalDataParallelDense(Rule):
     """
 
     code = "SL308"
+    vllm_checks = (VllmCheck("external_dp", "Non-MoE models do not support external data parallel mode.", "vllm/engine/arg_utils.py"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "external-dp-requires-moe"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR
@@ -361,6 +381,8 @@ class MicrobatchingAllToAll(Rule):
     """
 
     code = "SL324"
+    vllm_checks = (VllmCheck("dbo", "Microbatching currently only supports the", "vllm/config/vllm.py"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "dbo-requires-deepep-a2a"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR

@@ -53,17 +53,15 @@ from __future__ import annotations
 import os
 from typing import Iterable
 
-from ..diagnostics import Category, Severity
+from ..diagnostics import Applicability, Category, Severity
+from ..knowledge.validators import VllmCheck
 from . import top_facts as tf
 from . import vllm_state as st
-from .base import Context, Finding, Rule
+from .base import Context, Finding, Rule, vllm_source
 from .top_quantization import methods
 
 _R = ("0.25.0", "0.26.0", "0.27.0", "0.27.1", "0.28.0", "0.29.0", "0.30.0", "0.31.0", "0.32.0", "0.33.0")
 
-# The line of each message's text, per release.
-_MISMATCH_LINE = dict(zip(_R, (1091, 1109, 1194, 1194, 1274, 1320, 1333, 1411, 1445, 1458)))
-_ACT_LINE = dict(zip(_R, (646, 694, 730, 730, 784, 800, 846, 935, 910, 940)))
 
 # The checkpoint's quant_method -> the --quantization values (lower-cased;
 # vLLM compares them as ``validate_quantization_before`` left them) its
@@ -282,6 +280,10 @@ class QuantizationMismatchCheckpoint(Rule):
     Drop `--quantization` (vLLM detects the checkpoint's method), or serve
     a checkpoint quantized with the method you want.
 
+
+    ## Fix safety
+    Unsafe: removing `--quantization` lets vLLM use the checkpoint's own method,
+    which may not be the one you wanted.
     ## vLLM source
     `ModelConfig._verify_quantization`, vllm/config/model.py (the message):
     0.25.0:1091, 0.26.0:1109, 0.27.x:1194, 0.28.0:1274, 0.29.0:1320,
@@ -292,6 +294,9 @@ class QuantizationMismatchCheckpoint(Rule):
     """
 
     code = "SL325"
+    fixes = frozenset({Applicability.UNSAFE})
+    vllm_checks = (VllmCheck("quant_mismatch", "Quantization method specified in the model config ", "vllm/config/model.py"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "quantization-mismatch-checkpoint"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR
@@ -324,7 +329,7 @@ class QuantizationMismatchCheckpoint(Rule):
             f"--quantization {user} for it (drop the flag: vLLM reads the method from the checkpoint)",
             flag=flag.canonical, related=rel, fixes=[fix] if fix else [], vllm_message=message,
             path=tf.path_of(ctx, flag),
-            data={"vllm_source": f"vllm/config/model.py:{_MISMATCH_LINE.get(ctx.version, '?')}"},
+            data={"vllm_source": vllm_source(ctx, "quant_mismatch")},
         )
 
 
@@ -402,6 +407,8 @@ class QuantActDtypeUnsupported(Rule):
     """
 
     code = "SL326"
+    vllm_checks = (VllmCheck("quant_act_dtype", "is not supported for quantization ", "vllm/config/vllm.py"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "quant-act-dtype-unsupported"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR
@@ -443,5 +450,5 @@ class QuantActDtypeUnsupported(Rule):
             f"{method} quantization runs activations in {' or '.join(supported)}, not {name} "
             f"(method from {how})",
             flag=flag.canonical, related=rel, vllm_message=message, path=tf.path_of(ctx, flag),
-            data={"vllm_source": f"vllm/config/vllm.py:{_ACT_LINE.get(ctx.version, '?')}"},
+            data={"vllm_source": vllm_source(ctx, "quant_act_dtype")},
         )

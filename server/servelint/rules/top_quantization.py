@@ -12,6 +12,7 @@ import os
 from typing import Iterable
 
 from ..diagnostics import Category, Severity
+from ..knowledge.validators import VllmCheck
 from . import top_facts as tf
 from . import vllm_state as st
 from .base import Context, Finding, Rule, version_key
@@ -104,6 +105,8 @@ class QuantizationUnknown(Rule):
     """
 
     code = "SL310"
+    vllm_checks = (VllmCheck("quantization", "Unknown quantization method: ", "vllm/config/model.py"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "quantization-unknown"
     category = Category.INVALID_VALUE
     severity = Severity.ERROR

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..diagnostics import Category, Severity
+from ..knowledge.validators import VllmCheck
 from . import top_facts as tf
 from . import vllm_state as st
 from .base import Context, Finding, Rule
@@ -50,6 +51,8 @@ class BatchedTokensBelowModelLen(Rule):
     """
 
     code = "SL303"
+    vllm_checks = (VllmCheck("tokens_lt_len", "smaller than max_model_len", "vllm/config/scheduler.py"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "max-num-batched-tokens-lt-max-model-len"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR
@@ -122,6 +125,8 @@ class BatchedTokensBelowNumSeqs(Rule):
     """
 
     code = "SL304"
+    vllm_checks = (VllmCheck("tokens_lt_seqs", "be greater than or equal to max_num_seqs", "vllm/config/scheduler.py"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "max-num-batched-tokens-ge-max-num-seqs"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR

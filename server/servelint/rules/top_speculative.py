@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ..diagnostics import Category, Severity
+from ..knowledge.validators import VllmCheck
 from ..values import effective
 from . import top_facts as tf
 from . import vllm_state as st
@@ -164,6 +165,8 @@ class SpecTokensWithoutModel(Rule):
     """
 
     code = "SL315"
+    vllm_checks = (VllmCheck("spec_no_model", "num_speculative_tokens was provided but without speculative model.", "vllm/config/speculative.py"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "spec-num-tokens-without-model"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR
@@ -218,6 +221,8 @@ class SpecTokensRequired(Rule):
     """
 
     code = "SL316"
+    vllm_checks = (VllmCheck("spec_tokens", "speculative model unless the draft model config contains an", "vllm/config/speculative.py"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "spec-num-tokens-required"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR
@@ -269,6 +274,8 @@ class DraftTensorParallelSize(Rule):
     """
 
     code = "SL317"
+    vllm_checks = (VllmCheck("draft_tp", "other value than 1 or target model tensor_parallel_size", "vllm/config/speculative.py"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "draft-tp-1-or-target-tp"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR
@@ -359,6 +366,8 @@ class DraftVocabSizeMismatch(Rule):
     """
 
     code = "SL318"
+    vllm_checks = (VllmCheck("draft_vocab", "Target and draft model should have the same vocabulary size.", "vllm/config/speculative.py"),)
+    reviewed = ("0.25.0", "0.33.0")
     name = "draft-vocab-size-mismatch"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR

@@ -72,12 +72,17 @@ class UnknownFlag(Rule):
     Use the suggested spelling (`--max-model-len`), or the release that has the
     flag, or remove it.
 
+
+    ## Fix safety
+    Unsafe: the suggested spelling is a guess at what was meant, and it names a
+    different option than the one written; offered, never applied for you.
     ## vLLM source
     argparse's `parse_args` via `FlexibleArgumentParser` (vllm/utils/argparse_utils.py);
     the flag tables are generated from each release.
     """
 
     code = "SL101"
+    fixes = frozenset({Applicability.UNSAFE})
     name = "unknown-flag"
     category = Category.UNKNOWN_FLAG
     severity = Severity.ERROR
