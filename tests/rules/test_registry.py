@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import glob
+import importlib
 import json
 import os
+import pkgutil
 
 import pytest
+
+import servelint.derive
 
 from servelint.diagnostics import Applicability, Category, Severity
 from servelint.engine import Engine
@@ -112,10 +116,12 @@ def test_the_table_is_generated_from_the_rules_needles():
     with open(os.path.join(ROOT, "server/servelint/knowledge/data/validators.json"), encoding="utf-8") as f:
         table = json.load(f)["checks"]
     declared = {c.key: c for cls in rule_classes() for c in cls.vllm_checks}
+    for info in pkgutil.iter_modules(servelint.derive.__path__):
+        module = importlib.import_module(f"servelint.derive.{info.name}")
+        declared.update((c.key, c) for c in getattr(module, "VLLM_FACTS", ()))
     assert set(table) == set(declared), "run tools/knowledge/validators.py"
     for key, check in declared.items():
-        needle = check.needle if isinstance(check.needle, str) else list(check.needle)
-        assert table[key]["needle"] == ({"whole": needle} if check.whole else needle), (
+        assert table[key]["needle"] == validators.stored_needle(check), (
             f"{key}: the needle changed since the table was generated: run tools/knowledge/validators.py")
 
 

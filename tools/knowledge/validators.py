@@ -33,6 +33,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "server"))
 
+from servelint.knowledge.validators import stored_needle  # noqa: E402
 from servelint.knowledge.versions import version_key  # noqa: E402
 
 OUT = os.path.join(ROOT, "server", "servelint", "knowledge", "data", "validators.json")
@@ -45,23 +46,29 @@ def releases_dir() -> str:
 
 
 def collect_checks() -> dict:
-    """key → VllmCheck, from every rule; a key used twice must mean one check."""
+    """key → VllmCheck, from every rule (``vllm_checks``) and every derive
+    module (``VLLM_FACTS``); a key used twice must mean one check."""
+    import importlib
+    import pkgutil
+
+    import servelint.derive
     from servelint.rules import rule_classes
 
+    declared = [(cls.code, c) for cls in rule_classes() for c in getattr(cls, "vllm_checks", ())]
+    for info in pkgutil.iter_modules(servelint.derive.__path__):
+        module = importlib.import_module(f"servelint.derive.{info.name}")
+        declared.extend((module.__name__, c) for c in getattr(module, "VLLM_FACTS", ()))
     out: dict = {}
-    for cls in rule_classes():
-        for check in getattr(cls, "vllm_checks", ()):
-            prev = out.get(check.key)
-            if prev is not None and prev != check:
-                raise SystemExit(f"check {check.key!r} declared twice differently: {prev} / {check} ({cls.code})")
-            out[check.key] = check
+    for owner, check in declared:
+        prev = out.get(check.key)
+        if prev is not None and prev != check:
+            raise SystemExit(f"check {check.key!r} declared twice differently: {prev} / {check} ({owner})")
+        out[check.key] = check
     return out
 
 
 def _plain(check):
-    """How a check's needle is kept in the table (JSON: a list for several)."""
-    needle = check.needle if isinstance(check.needle, str) else list(check.needle)
-    return {"whole": needle} if check.whole else needle
+    return stored_needle(check)
 
 
 def _sources(root: str):
@@ -143,6 +150,11 @@ def scan_release(root: str, checks: dict) -> dict:
                 if check.path is None and needle not in f.text:
                     continue  # a quick filter; a needle across literal pieces needs ``path``
                 lines = f.text.splitlines()
+                if check.code:
+                    for n, line in enumerate(lines, 1):
+                        if needle in " ".join(line.split()):
+                            candidates.append((rank, False, f.rel, n, needle))
+                    continue
                 for template, first, last, raised in f.literals():
                     flat = " ".join(template.split())
                     if (flat != needle) if check.whole else (needle not in flat):

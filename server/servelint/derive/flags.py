@@ -11,12 +11,33 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..knowledge import validators
+from ..knowledge.validators import VllmCheck
 from ..values import check_value, effective
 from .base import UNKNOWN, Derived
 from .view import memo
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..argv import Flag, Invocation
+
+# ``create_speculative_config`` turns "-" into "_" in the keys of
+# ``--speculative-config`` (JSON and dotted keys alike) before building
+# SpeculativeConfig; other JSON options keep the keys as written, and
+# pydantic rejects a dashed one.  Checked with the oracle on 0.25.0-0.33.0:
+# ``--speculative-config.num-speculative-tokens 1`` fails only in 0.25.0.
+DASHED_KEYS = VllmCheck(
+    "speculative.dashed_keys", 'k.replace("-", "_"): v for k, v in self.speculative_config.items()',
+    "vllm/engine/arg_utils.py", code=True,
+)
+VLLM_FACTS = (DASHED_KEYS,)
+
+
+def config_key(version: str, dest: str, key: str) -> str:
+    """The key vLLM looks up for ``key`` written in JSON option ``dest``."""
+    if dest == "speculative_config" and validators.has(DASHED_KEYS.key, version):
+        return key.replace("-", "_")
+    return key
+
 
 def written(inv: "Invocation", dest: str) -> list["Flag"]:
     """The flags of ``dest`` in the launch (CLI and --config), in argv order."""
@@ -85,4 +106,4 @@ def json_keys_known(inv, dest: str, obj: dict) -> bool:
     fields = info.get("fields") or {}
     if not fields:
         return True
-    return all(isinstance(k, str) and k.replace("-", "_") in fields for k in obj)
+    return all(isinstance(k, str) and config_key(inv.version, dest, k) in fields for k in obj)

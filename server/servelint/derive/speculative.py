@@ -6,10 +6,11 @@ from typing import TYPE_CHECKING
 
 from ..values import human_readable_int
 from .base import FrozenValue
-from .flags import json_of, value_of, written
+from .flags import config_key, json_of, value_of, written
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..argv import Invocation
+
 
 class Speculation(FrozenValue):
     """``VllmConfig.num_speculative_tokens`` and what set it.
@@ -56,7 +57,7 @@ def speculation(inv: "Invocation") -> Speculation:
             return Speculation(None)
         merged[key] = v.value
         flags.extend(v.flags)
-    merged = {k.replace("-", "_"): v for k, v in merged.items() if v is not None}
+    merged = {config_key(inv.version, "speculative_config", k): v for k, v in merged.items() if v is not None}
     if not merged:
         return Speculation(False)
     tokens = merged.get("num_speculative_tokens")

@@ -36,13 +36,17 @@ class VllmCheck:
     ``vllm/config/model.py``; any file when None, which needs a needle
     written within one literal piece); ``whole``: the needle is the entire
     message, not a part of it (``"--use-replayssm requires --mamba-backend
-    triton"`` is also the start of a longer message).
+    triton"`` is also the start of a longer message); ``code``: the needle
+    is a line of code, not a message (a behaviour a derive function
+    depends on, such as a key conversion), matched against the source lines
+    with their spacing collapsed.
     """
 
     key: str
     needle: "str | tuple[str, ...]"
     path: str | None = None
     whole: bool = False
+    code: bool = False
 
     @property
     def needles(self) -> tuple[str, ...]:
@@ -99,6 +103,19 @@ def site(key: str, release: str) -> Site | None:
     return sites(key).get(release)
 
 
+def has(key: str, release: str) -> bool:
+    """Whether ``release``'s code has fact ``key`` (a check or a line of code)."""
+    return site(key, release) is not None
+
+
 def needle_of(key: str) -> str | None:
     entry = _table().get("checks", {}).get(key)
     return None if entry is None else entry.get("needle")
+
+
+def stored_needle(check: VllmCheck):
+    """How a check's needle is kept in the table (JSON)."""
+    needle = check.needle if isinstance(check.needle, str) else list(check.needle)
+    if check.code:
+        return {"code": needle}
+    return {"whole": needle} if check.whole else needle

@@ -9,6 +9,7 @@ from ..diagnostics import Applicability, Category, Edit, Fix, Severity
 from ..jsonpos import locate
 from ..text import Span
 from ..values import check_value
+from ..derive.flags import config_key
 from .base import Context, Finding, Rule
 from .unknown_flag import nearest
 
@@ -329,6 +330,8 @@ class InvalidValue(Rule):
             elif word.node is not None:
                 key_span = _yaml_key_span(word.node, key)
                 span = key_span or span
+            if isinstance(key, str):
+                key = config_key(ctx.version, flag.dest, key)
             if key not in fields:
                 close = nearest(key, list(fields), n=1)
                 msg = f"{flag.canonical} has no key {key!r}"
@@ -357,7 +360,7 @@ class InvalidValue(Rule):
             return
         fields = json_info.get("fields") or {}
         top = flag.dotted_key.split(".", 1)[0]
-        if fields and top not in fields:
+        if fields and config_key(ctx.version, flag.dest, top) not in fields:
             close = nearest(top, list(fields), n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             if "-" in top and top.replace("-", "_") in fields:

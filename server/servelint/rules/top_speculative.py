@@ -19,6 +19,7 @@ from ..knowledge.validators import VllmCheck
 from ..values import effective
 from . import top_facts as tf
 from . import vllm_state as st
+from ..derive.flags import config_key
 from .base import Context, Finding, Rule, Value
 
 _READS = frozenset({"speculative_config", "spec_method", "spec_model", "spec_tokens"})
@@ -75,7 +76,7 @@ def _spec(ctx: Context) -> Spec | None:
     written = bool(st.written(inv, "speculative_config"))
     if written and effective(inv, "speculative_config") is None:
         written = False  # "None"/"null": no speculative config
-    values = {k.replace("-", "_"): v for k, v in cfg.value.items()}
+    values = {config_key(inv.version, "speculative_config", k): v for k, v in cfg.value.items()}
     flags = list(cfg.flags) if written else []
     for dest, key in (("spec_method", "method"), ("spec_model", "model"), ("spec_tokens", "num_speculative_tokens")):
         if inv.knowledge.by_dest.get(dest) is None or not st.written(inv, dest):
