@@ -31,7 +31,7 @@ from .parse.entry import config_refs
 from .release import ReleaseChoice, choose
 from .rules import Context, Finding, Rule, invocation_rules
 from .rules.meta import FileTooLarge, InternalError, TooManyLaunches
-from .rules.parse_level import BY_PROBLEM
+from .rules.parse_level import BY_PROBLEM, JUDGED_BY_RULES
 from .settings import Settings
 from .text import KnownEdit, SourceText, Span, edit_range
 
@@ -325,6 +325,8 @@ class Engine:
         out = []
         for p in found:
             cls = BY_PROBLEM.get(p.code)
+            if cls is None and p.code in JUDGED_BY_RULES:
+                continue
             if cls is None:
                 log.warning("parser reported an unknown problem %r", p.code)
                 continue
@@ -989,6 +991,11 @@ def _signature(rule: Rule, inputs: _Inputs, release: ReleaseChoice, settings: Se
         parts.append((name, None if var is None else (var.value, var.exact)))
     if "*" in reads:
         parts.append(tuple((w.text, w.span.start - base, w.span.end - base) for w in inv.extra))
+    if "problems" in reads:
+        # What a parser saw that the rule judges (a dropped `false` has no word).
+        launch = inv.launch
+        parts.append(tuple((p.code, p.message, p.span.start - base, p.span.end - base, tuple(sorted(p.data.items())))
+                           for p in launch.problems))
     if "config" in reads:
         # The same `--config FILE` words read differently once the file
         # appears, disappears or changes (an editor opens it unsaved).

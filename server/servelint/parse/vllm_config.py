@@ -238,19 +238,14 @@ def _render(src: yn.Src, node: Node) -> str:
 
 
 def _false_dropped(src: yn.Src, key: Any, vnode: Node) -> ParseProblem:
+    """``key: false``: ``vllm serve`` drops it (the rule SL003 judges whether
+    that changes anything, which depends on the release and the model)."""
     name = key if isinstance(key, str) else str(key)
-    plain = name.replace("_", "-")
-    alternatives = [f"`no-{name}: true` (any release)"]
-    if plain.startswith("enable-"):
-        alternatives.append(f"`disable-{name[len('enable-'):]}: true` (0.33.0+)")
-    elif plain.startswith("disable-"):
-        alternatives.append(f"`enable-{name[len('disable-'):]}: true` (0.33.0+)")
     written = vnode.value if isinstance(vnode, ScalarNode) else "false"
     return ParseProblem(
         problems.CONFIG_FALSE_DROPPED,
-        f"vLLM drops `false` values in --config files under `vllm serve`, so "
-        f"`{name}: {written}` has no effect; use " + " or ".join(alternatives),
+        f"vLLM drops `false` values in --config files under `vllm serve`, so `{name}: {written}` has no effect",
         src.span(vnode),
         "warning",
-        data={"key": name, "replacement": f"no-{name}"},
+        data={"key": name, "written": written, "replacement": f"no-{name}"},
     )

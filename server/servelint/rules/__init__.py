@@ -18,6 +18,7 @@ from .registry import RegistryError, by_key, rule_classes
 ORDER = (
     "parse_level",
     "meta",
+    "config_false_dropped",
     "config_file",
     "model_missing",
     "unknown_flag",

@@ -79,38 +79,6 @@ class ConfigEqualsIgnored(ParseProblemRule):
     problem = problems.CONFIG_EQUALS_IGNORED
 
 
-class ConfigFalseDropped(ParseProblemRule):
-    """A `false` value in a `--config` YAML file is dropped by `vllm serve`.
-
-    ## What it does
-    Reports `key: false` in a vLLM `--config` file.
-
-    ## Why
-    `load_config_file` turns `false` into `--no-KEY` only when that string is
-    an option of the parser loading the file. Under `vllm serve` that is the
-    top-level `vllm` parser, which has none of the serve options, so every
-    `false` is silently dropped (vllm/utils/argparse_utils.py,
-    `load_config_file`; verified on 0.25.0–0.33.0). `enable-prefix-caching:
-    false` leaves prefix caching at its default, which is *on* for most models.
-
-    ## Example
-    ```yaml
-    model: nvidia/Nemotron-H-8B-Base-8K
-    enable-prefix-caching: false
-    ```
-
-    ## Fix
-    Use the negative flag set to `true`: `no-enable-prefix-caching: true`
-    (every release) or `disable-prefix-caching: true` (0.33.0 and later).
-    """
-
-    code = "SL003"
-    name = "config-false-dropped"
-    category = Category.CONFIG
-    severity = Severity.WARNING
-    problem = problems.CONFIG_FALSE_DROPPED
-
-
 class UnsetVariable(ParseProblemRule):
     """A vLLM argument is built from a variable that nothing sets.
 
@@ -186,5 +154,9 @@ class FormValue(ParseProblemRule):
     problem = problems.FORM_VALUE
 
 
-PARSE_RULES = (ParseError, ConfigEqualsIgnored, ConfigFalseDropped, UnsetVariable, ServeRepeated, FormValue)
+PARSE_RULES = (ParseError, ConfigEqualsIgnored, UnsetVariable, ServeRepeated, FormValue)
 BY_PROBLEM = {cls.problem: cls for cls in PARSE_RULES}
+
+# Parse problems that an invocation rule judges with the release's knowledge
+# (SL003 needs the option's default): the engine does not report them itself.
+JUDGED_BY_RULES = frozenset({problems.CONFIG_FALSE_DROPPED})
