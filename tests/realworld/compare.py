@@ -4,9 +4,10 @@ Shared by test_realworld.py (which holds servelint to expected.yaml, except
 for the disagreements listed in KNOWN.md) and score.py (which prints
 precision, recall and launches seen).  Everything servelint says comes from
 the real program, run as a subprocess: `servelint check --format json` for
-the findings, and the engine's own launches for "what did it see" (through
-`servelint check --show-launches` once servelint has it, else a short
-script on servelint's Engine in the same environment).
+the findings, and, for "which launches did it see", a short script that
+lists the launches of servelint's own Engine in the same environment (the
+CLI has no way to print them yet; issue 16 asks for `check --show-launches`,
+which should replace the script once it exists).
 """
 
 from __future__ import annotations
