@@ -21,6 +21,7 @@ ORDER = (
     "config_false_dropped",
     "config_file",
     "model_missing",
+    "entry.deprecated_entry_point",
     "unknown_flag",
     "ambiguous_flag",
     "invalid_value",

@@ -1,0 +1,1 @@
+"""Rules about how vLLM's server is started: the entry point itself."""
