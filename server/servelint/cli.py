@@ -13,46 +13,8 @@ import gc
 import os
 import sys
 from types import SimpleNamespace
-from typing import Iterator
 
 from . import __version__
-
-SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".tox", ".nox", ".mypy_cache",
-             ".pytest_cache", ".ruff_cache", "site-packages", ".venv", "venv", ".hypothesis"}
-
-
-def _is_virtualenv(path: str) -> bool:
-    return os.path.exists(os.path.join(path, "pyvenv.cfg"))
-
-
-def walk(paths: list[str]) -> Iterator[str]:
-    """Files to check, in a stable order; directories are walked."""
-    from .parse import kind_of
-
-    for path in paths:
-        if os.path.isdir(path):
-            for root, dirs, files in os.walk(path):
-                dirs[:] = sorted(
-                    d for d in dirs if d not in SKIP_DIRS and not _is_virtualenv(os.path.join(root, d))
-                )
-                for name in sorted(files):
-                    full = os.path.join(root, name)
-                    # Only regular files: opening a FIFO found in the tree would block forever.
-                    # The head (a shebang) is read only when the name does not decide.
-                    if os.path.isfile(full) and (kind_of(full, "") or kind_of(full, _head(full))) is not None:
-                        yield full
-        else:
-            yield path
-
-
-def _head(path: str) -> str:
-    """The start of a file, enough to see a shebang."""
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(128).decode("utf-8", "replace")
-    except OSError:
-        return ""
-
 
 # The options of `check`, read both by argparse and by ``_quick_args``:
 # (option strings, dest, kind, argparse keywords).  kind: "value" (one
@@ -280,6 +242,7 @@ def _is_yaml(path: str) -> bool:
 def check(args) -> int:
     from .diagnostics import Severity
     from .engine import Engine
+    from .files import walk
     from .output import WRITERS
     from .settings import Settings
     from .text import SourceText

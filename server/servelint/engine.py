@@ -30,7 +30,7 @@ from .parse import parse_document
 from .parse.entry import config_refs
 from .release import ReleaseChoice, choose
 from .rules import Context, Finding, Rule, invocation_rules
-from .rules.meta import FileTooLarge, InternalError, TooManyLaunches
+from .rules.meta import FileTooLarge, InternalError, TooManyLaunches, UnusedSuppression
 from .rules.parse_level import BY_PROBLEM, JUDGED_BY_RULES
 from .settings import Settings
 from .text import KnownEdit, SourceText, Span, edit_range
@@ -578,7 +578,15 @@ class Engine:
     def _apply_suppressions(self, path, source, parsed, diagnostics, settings) -> list[Diagnostic]:
         from .suppress import apply
 
-        return apply(path, source, parsed, diagnostics, settings)
+        kept, unused = apply(path, source, parsed, diagnostics)
+        if unused and settings.enabled(UnusedSuppression.name, UnusedSuppression.code):
+            severity = settings.severity_for(UnusedSuppression.name, UnusedSuppression.code, UnusedSuppression.severity)
+            kept.extend(
+                Diagnostic(path, s.span, severity, UnusedSuppression.code, UnusedSuppression.name,
+                           UnusedSuppression.category, s.unused_message, tags=("unnecessary",))
+                for s in unused
+            )
+        return kept
 
 
 def _without_repeated_serve(launch: Launch) -> Launch:

@@ -16,8 +16,8 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .knowledge.versions import version_key
 from .model import Launch, ParsedDocument, ReleaseHint
-from .rules.base import version_key
 from .text import Span
 
 

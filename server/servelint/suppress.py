@@ -13,19 +13,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .diagnostics import Diagnostic, Severity
+from .diagnostics import Diagnostic
 from .model import ParsedDocument
-from .settings import Settings
 from .text import SourceText, Span
 
 # Compiled by re's cache on first use: most files have no directive, and the
 # compile is ~0.5 ms of a cold check.
 _IGNORE = r"^ignore(?:\[(?P<rules>[^\]]*)\])?(?:\s*--\s*(?P<reason>.*))?\s*$"
-
-from .rules.meta import UnusedSuppression
-
-UNUSED_CODE = UnusedSuppression.code
-UNUSED_NAME = UnusedSuppression.name
 
 
 @dataclass
@@ -41,6 +35,12 @@ class Suppression:
         if not (self.covers[0] <= d.span.start < self.covers[1]):
             return False
         return not self.rules or d.name in self.rules or d.code in self.rules
+
+    @property
+    def unused_message(self) -> str:
+        """What to say when it silenced nothing."""
+        what = ", ".join(sorted(self.rules)) if self.rules else "any rule"
+        return f"this suppression silences nothing: no {what} diagnostic here"
 
 
 def parse_suppressions(source: SourceText, parsed: ParsedDocument) -> list[Suppression]:
@@ -75,12 +75,15 @@ def parse_suppressions(source: SourceText, parsed: ParsedDocument) -> list[Suppr
     return out
 
 
-def apply(path: str, source: SourceText, parsed: ParsedDocument, diagnostics: list[Diagnostic], settings: Settings) -> list[Diagnostic]:
+def apply(path: str, source: SourceText, parsed: ParsedDocument,
+          diagnostics: list[Diagnostic]) -> tuple[list[Diagnostic], list[Suppression]]:
+    """The diagnostics no suppression silences, and the suppressions that
+    silenced none (the engine reports those)."""
     if not parsed.directives:
-        return diagnostics
+        return diagnostics, []
     sups = parse_suppressions(source, parsed)
     if not sups:
-        return diagnostics
+        return diagnostics, []
     kept = []
     for d in diagnostics:
         hit = False
@@ -91,19 +94,7 @@ def apply(path: str, source: SourceText, parsed: ParsedDocument, diagnostics: li
                     hit = True
         if not hit:
             kept.append(d)
-    if settings.enabled(UNUSED_NAME, UNUSED_CODE):
-        for s in sups:
-            if not s.used:
-                what = ", ".join(sorted(s.rules)) if s.rules else "any rule"
-                kept.append(
-                    Diagnostic(
-                        path, s.span, settings.severity_for(UNUSED_NAME, UNUSED_CODE, Severity.WARNING),
-                        UNUSED_CODE, UNUSED_NAME, "config",
-                        f"this suppression silences nothing: no {what} diagnostic here",
-                        tags=("unnecessary",),
-                    )
-                )
-    return kept
+    return kept, [s for s in sups if not s.used]
 
 
 # -- writing a suppression -----------------------------------------------------

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from servelint.diagnostics import Diagnostic, Edit, Fix, Severity
 from servelint.engine import Engine, LintResult, _read_text_file
-from servelint.fixes.verify import BREAKAGE, apply, by_path, mapped, same_place
+from servelint.edits import apply
+from servelint.fixes.verify import BREAKAGE, by_path, mapped, same_place
 from servelint.settings import Settings
 from servelint.text import SourceText, Span
 

@@ -22,7 +22,7 @@ from fix_harness import Case  # noqa: E402
 
 from servelint.fixes.apply_diff import fix_for  # noqa: E402
 from servelint.fixes.example_fix import alternatives, diff, split_sections  # noqa: E402
-from servelint.fixes.verify import apply  # noqa: E402
+from servelint.edits import apply  # noqa: E402
 
 VERSION = "0.28.0"
 MODEL = "nvidia/Nemotron-H-8B-Base-8K"

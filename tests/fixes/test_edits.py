@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from servelint.fixes.edits import remove_spans
-from servelint.fixes.verify import apply
+from servelint.edits import remove_spans
+from servelint.edits import apply
 from servelint.text import Span
 
 

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from fix_harness import Case  # noqa: E402
 
-from servelint.fixes.verify import apply  # noqa: E402
+from servelint.edits import apply  # noqa: E402
 from servelint.text import SourceText  # noqa: E402
 
 GOLDEN = Path(__file__).parent / "golden"

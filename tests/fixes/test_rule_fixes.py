@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from servelint.engine import Engine
-from servelint.fixes.verify import apply
+from servelint.edits import apply
 from servelint.settings import Settings
 
 CONFIG = "# servelint: vllm=0.33.0\nmax-model-len: 4096\n"

@@ -14,6 +14,7 @@ import tempfile
 from typing import Callable, TextIO
 
 from ..diagnostics import Diagnostic, Edit, Fix
+from ..edits import apply
 from ..text import SourceText
 
 
@@ -27,8 +28,6 @@ def choose_fix(d: Diagnostic) -> Fix | None:
 
 def apply_edits(text: str, edits: list[Edit]) -> str:
     """Apply non-overlapping edits (document offsets) to ``text``."""
-    from .verify import apply
-
     return apply(text, edits)
 
 

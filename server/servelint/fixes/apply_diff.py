@@ -21,7 +21,7 @@ from ..argv import Flag, Invocation
 from ..diagnostics import Applicability, Edit, Fix
 from ..model import Entry, Launch, Word
 from ..text import Span
-from . import edits as ed
+from .. import edits as ed
 from .example_fix import Alternative, FlagChange, FlagDiff, KeyChange
 
 TextOf = Callable[[str], "str | None"]

@@ -14,7 +14,7 @@ from typing import Callable
 from ..diagnostics import Applicability, Diagnostic, Fix
 from ..model import Launch, ParseProblem
 from ..parse import problems
-from .edits import remove_words, split_word
+from ..edits import remove_words, split_word
 
 
 def _config_equals(launch: Launch, problem: ParseProblem, text: str, path: str) -> list[Fix]:

@@ -14,6 +14,7 @@ from typing import Callable, Iterable
 
 from .. import LazyLogger
 from ..diagnostics import Diagnostic, Edit, Fix, Severity
+from ..edits import apply
 from ..rules.meta import InternalError
 from ..rules.parse_level import ParseError
 from ..text import Span
@@ -36,17 +37,6 @@ RULE_FIX_CHARS = 100_000
 # Codes that count as breakage whatever their severity: the file no longer
 # parses, or a rule raised on the fixed text (SL000 is only a warning).
 BREAKAGE = frozenset({ParseError.code, InternalError.code})
-
-
-def apply(text: str, edits: Iterable[Edit]) -> str:
-    """Apply non-overlapping edits (offsets into ``text``)."""
-    out, at = [], 0
-    for e in sorted(edits, key=lambda e: (e.span.start, e.span.end)):
-        out.append(text[at : e.span.start])
-        out.append(e.new_text)
-        at = e.span.end
-    out.append(text[at:])
-    return "".join(out)
 
 
 def by_path(edits: Iterable[Edit]) -> dict[str, list[Edit]]:

@@ -63,7 +63,7 @@ class WorkspaceScan:
         return [r for r in roots if os.path.isdir(r)]
 
     def _files(self) -> list[str]:
-        from ..cli import walk
+        from ..files import walk
 
         out = []
         for path in walk(self._roots()):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..diagnostics import Applicability, Category, Fix, Severity
-from ..fixes.edits import rename_flag
+from ..edits import rename_flag
 from .base import Context, Finding, Rule
 
 

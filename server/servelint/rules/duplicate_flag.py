@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..diagnostics import Applicability, Category, Fix, Related, Severity
-from ..fixes.edits import remove_flag
+from ..edits import remove_flag
 from .base import Context, Finding, Rule
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..diagnostics import Applicability, Category, Fix, Severity
-from ..fixes.edits import remove_words, rename_flag
+from ..edits import remove_words, rename_flag
 from .base import Context, Finding, Rule
 from .invalid_value import _FALSE, _TRUE
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..diagnostics import Applicability, Category, Fix, Related, Severity
+from ..edits import remove_flag
 from ..knowledge.validators import VllmCheck
-from ..fixes.edits import remove_flag
 from . import vllm_state as st
 from .base import Context, Finding, Rule, vllm_source
 

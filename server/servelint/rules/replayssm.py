@@ -36,8 +36,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable
 
 from ..diagnostics import Applicability, Category, Fix, Related, Severity
+from ..edits import remove_flags, rename_flag, set_value
 from ..knowledge.validators import VllmCheck
-from ..fixes.edits import remove_flags, rename_flag, set_value
 from . import vllm_state as st
 from .base import Context, Finding, Rule, Value, version_key, vllm_source
 

@@ -80,7 +80,7 @@ def finding(
 def removal_fix(ctx: "Context", flags: list["Flag"], title: str):
     """A fix that deletes ``flags`` (all their spellings), or None."""
     from ..diagnostics import Fix
-    from ..fixes.edits import remove_flag
+    from ..edits import remove_flag
 
     edits = []
     for f in flags:

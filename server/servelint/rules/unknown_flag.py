@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..diagnostics import Applicability, Category, Fix, Severity
-from ..fixes.edits import rename_flag
+from ..edits import rename_flag
 from .base import Context, Finding, Rule
 
 

@@ -10,6 +10,8 @@ A ``--config`` key loses its whole entry (``key: true``, a nested mapping).
 
 Values are written in the quoting of where they go (``style``): "shell"
 words, "yaml" list items or mapping values, "json" items of a flow list.
+``apply`` makes edits in a text.  Builders only say how to write a change;
+whether to offer it (and how safe it is) is the rule's call.
 """
 
 from __future__ import annotations
@@ -18,10 +20,10 @@ import json
 import re
 from typing import Callable, Iterable
 
-from ..argv import Flag, Invocation
-from ..diagnostics import Edit
-from ..model import Entry, Launch, Word
-from ..text import Span
+from .argv import Flag, Invocation
+from .diagnostics import Edit
+from .model import Entry, Launch, Word
+from .text import Span
 
 _TRAILING_CONT = re.compile(r"[ \t]*\\[ \t]*$")
 _SHELL_SAFE = re.compile(r"^[A-Za-z0-9_@%+=:,./-]+$")
@@ -35,7 +37,19 @@ _LIST_OPEN, _LIST_CLOSE = "[{", "]}"
 _SEPARATOR = re.compile(r"^[ \t\r\n\\,-]*$")
 
 
+def apply(text: str, edits: Iterable[Edit]) -> str:
+    """``text`` with non-overlapping ``edits`` (offsets into ``text``) made."""
+    out, at = [], 0
+    for e in sorted(edits, key=lambda e: (e.span.start, e.span.end)):
+        out.append(text[at : e.span.start])
+        out.append(e.new_text)
+        at = e.span.end
+    out.append(text[at:])
+    return "".join(out)
+
+
 # -- lines ---------------------------------------------------------------------
+
 
 
 def line_bounds(text: str, offset: int) -> tuple[int, int]:
@@ -272,8 +286,6 @@ def remove_flags(text_of: Callable[[str], str | None], flags: Iterable[Flag], pa
 
 def _keep_a_mapping(text: str, removed: list[Edit]) -> list[Edit]:
     """A --config file left with no key becomes ``{}``: vLLM rejects an empty file."""
-    from .verify import apply
-
     left = apply(text, removed)
     if any(ln.strip() and not ln.lstrip().startswith("#") for ln in left.splitlines()):
         return removed
