@@ -21,7 +21,7 @@ from pathlib import Path
 from servelint import argv as argv_mod
 from servelint import knowledge
 from servelint.diagnostics import Severity
-from servelint.engine import _resolve_model
+from servelint.engine.io import _resolve_model
 from servelint.model import Entry, EnvVar, Form, Launch, Word
 from servelint.rules import Context, invocation_rules
 from servelint.text import Span

@@ -14,7 +14,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from servelint.diagnostics import Diagnostic, Edit, Fix, Severity
-from servelint.engine import Engine, LintResult, _read_text_file
+from servelint.engine import Engine, LintResult
+from servelint.engine.io import read_text_file as _read_text_file
 from servelint.edits import apply
 from servelint.fixes.verify import BREAKAGE, by_path, mapped, same_place
 from servelint.settings import Settings

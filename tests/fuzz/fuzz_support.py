@@ -62,7 +62,7 @@ def document(target: str):
     """One fuzzed document: counted, timed, and failed if it took a hang's
     time or if servelint logged an error (an exception it caught and
     reported politely is still a crash to fix)."""
-    from servelint import engine
+    from servelint.engine import pipeline as engine
 
     engine._LOGGED.clear()  # a repeated failure must be seen again
     errors = _Errors()

@@ -69,7 +69,7 @@ os.environ["SERVELINT_STRICT"] = "1"
 
 from fuzz_support import FLAGS, INTERNAL_MARKERS, JUNK, MODELS, VALUES, check_spans  # noqa: E402
 
-from servelint import engine as engine_mod  # noqa: E402
+from servelint.engine import pipeline as engine_mod  # noqa: E402
 from servelint import knowledge  # noqa: E402
 from servelint.engine import Engine  # noqa: E402
 from servelint.fixes.apply import apply_edits  # noqa: E402

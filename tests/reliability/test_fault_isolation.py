@@ -47,7 +47,7 @@ def test_a_raising_rule_is_logged_once_and_marked_on_each_launch(monkeypatch, ca
         raise RuntimeError("injected failure")
 
     monkeypatch.setattr(rule, "check", explode)
-    from servelint import engine
+    from servelint.engine import pipeline as engine
 
     monkeypatch.setattr(engine, "_LOGGED", set())
     with caplog.at_level(logging.DEBUG, logger="servelint"):

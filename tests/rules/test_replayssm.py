@@ -251,7 +251,7 @@ def test_unknown_architecture_keeps_architecture_checks_silent():
 
 def test_value_known_only_at_run_time_is_not_judged():
     from servelint import argv as argv_mod
-    from servelint.engine import _resolve_model
+    from servelint.engine.io import _resolve_model
     from servelint.rules import Context, invocation_rules
 
     needs("0.33.0")

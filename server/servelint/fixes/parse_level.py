@@ -38,8 +38,8 @@ def _serve_repeated(launch: Launch, problem: ParseProblem, text: str, path: str)
 _FIXES = {problems.CONFIG_EQUALS_IGNORED: _config_equals, problems.SERVE_REPEATED: _serve_repeated}
 
 
-def add_fixes(engine, diagnostics: list[Diagnostic], launch: Launch, path: str,
-              text_of: Callable[[str], "str | None"], settings) -> None:
+def add_fixes(diagnostics: list[Diagnostic], launch: Launch, path: str,
+              text_of: Callable[[str], "str | None"]) -> None:
     """Give the diagnostics of a launch's parse problems their (candidate) fixes."""
     text = text_of(path)
     if text is None:

@@ -97,59 +97,48 @@ def problems(d: Diagnostic, edits: list[Edit], before: Iterable[Diagnostic], aft
 
 
 class _Verifier:
-    """A second engine that lints documents as fixes would leave them.
+    """Lints documents as fixes would leave them, through the ``lint`` it is
+    given, and keeps the lint of the unfixed text (the baseline) and what
+    the rule fixes' re-lints of that baseline cost so far.
 
-    It is kept for the life of the engine it serves, so its own incremental
-    cache makes a re-lint cost about what the fixed launch costs: the other
-    launches of the document are reused.
+    ``lint(main, text, overlay, settings)`` lints the document ``main`` with
+    ``text``, reading the files in ``overlay`` (path → text) from there:
+    the diagnostics.  ``adopt(result)`` hands it a lint of the unfixed text
+    it can take as its last lint of that document.
     """
 
-    def __init__(self, engine) -> None:
-        from ..engine import Engine
-
-        self.overlay: dict[str, str] = {}
-        self.read_file = engine.read_file
-        # Launches the fix left alone are reused; the fixed one is re-checked
-        # whole.  Per-rule signatures would cost more than they save here: a
-        # fix changes the launch, and describing a launch of 9,000 flags for
-        # them takes longer than running its rules.
-        self.engine = Engine(engine.settings, read_file=self._read, records=engine.records, reuse_rules=False)
-        self.engine.verifying = True
-        # A --config file is checked under the release of the launch naming
-        # it: what the engine it serves learned (and a check -j worker's
-        # engine learned from the phase before), not what this one happened
-        # to lint.
-        self.engine.config_releases = engine.config_releases
+    def __init__(self, lint: Callable[[str, str, dict, object], list[Diagnostic]],
+                 adopt: Callable[[object], None]) -> None:
+        self._lint = lint
+        self._adopt = adopt
         self._baseline: tuple | None = None
         self.spent = 0  # re-lints of rule fixes for the current baseline
         self.chars = 0  # ... and the characters of launches they re-checked
 
-    def _read(self, path: str) -> str | None:
-        if path in self.overlay:
-            return self.overlay[path]
-        return self.read_file(path)
-
     def lint(self, main: str, text: str, overlay: dict[str, str], settings) -> list[Diagnostic]:
-        self.overlay = overlay
-        try:
-            return self.engine.lint(main, text, settings=settings).diagnostics
-        finally:
-            self.overlay = {}
+        return self._lint(main, text, overlay, settings)
 
     def baseline(self, main: str, text: str, settings, result=None) -> list[Diagnostic]:
         key = (main, text, settings)
         if self._baseline is None or self._baseline[0] != key:
             if result is not None:
                 # The lint being verified is this text's baseline already.
-                # Handed to this engine as its last lint, it also makes the
-                # first re-lint incremental: on a one-launch 100 KB line
-                # that is one full lint saved of about four.
-                self.engine.adopt(result)
+                # Handed to the re-linting engine as its last lint, it also
+                # makes the first re-lint incremental: on a one-launch
+                # 100 KB line that is one full lint saved of about four.
+                self._adopt(result)
                 self._baseline = (key, result.diagnostics)
             else:
                 self._baseline = (key, self.lint(main, text, {}, settings))
             self.spent = self.chars = 0
         return self._baseline[1]
+
+
+def new_verifier(lint: Callable[[str, str, dict, object], list[Diagnostic]],
+                 adopt: Callable[[object], None]) -> _Verifier:
+    """A verifier re-linting with ``lint`` (see ``_Verifier``); the engine
+    keeps one for the life of its incremental state."""
+    return _Verifier(lint, adopt)
 
 
 def _relint_cost(result, d: Diagnostic, doc_chars: int) -> int:
@@ -163,8 +152,9 @@ def _relint_cost(result, d: Diagnostic, doc_chars: int) -> int:
     return doc_chars
 
 
-def keep_verified(engine, fixes: list[Fix], d: Diagnostic, main: str,
-                  text_of: Callable[[str], "str | None"], settings, result=None) -> list[Fix]:
+def keep_verified(verifier: _Verifier, fixes: list[Fix], d: Diagnostic, main: str,
+                  text_of: Callable[[str], "str | None"], settings, result=None,
+                  reusable: bool = False) -> list[Fix]:
     """The fixes whose re-lint (of the document ``main``) shows them to fix
     ``d`` and break nothing; the others are dropped, with a log line.
 
@@ -172,17 +162,13 @@ def keep_verified(engine, fixes: list[Fix], d: Diagnostic, main: str,
     own fixes within ``RULE_FIX_BUDGET`` re-lints per document version (fewer
     for long launches: ``RULE_FIX_CHARS``).  ``result``, the lint that found
     ``d``, saves the verifier a lint of the unfixed text when it may stand in
-    for one."""
-    if not fixes or getattr(engine, "verifying", False):
+    for one (``reusable``, and it is a lint of that text)."""
+    if not fixes:
         return fixes
     doc = text_of(main)
     if doc is None:
         return fixes
-    verifier = getattr(engine, "fix_verifier", None)
-    if verifier is None or verifier.read_file is not engine.read_file:
-        verifier = engine.fix_verifier = _Verifier(engine)
-    usable = (result is not None and not engine.incremental and result.path == main
-              and result.source.text == doc and (result.settings or engine.settings) == settings)
+    usable = reusable and result is not None and result.path == main and result.source.text == doc
     before = verifier.baseline(main, doc, settings, result if usable else None)
     kept = []
     cost = None

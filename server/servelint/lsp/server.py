@@ -227,9 +227,9 @@ class ServelintServer(LanguageServer):
         text = self._overlay.get(path)
         if text is not None:
             return text
-        from ..engine import _read_text_file
+        from ..engine.io import read_text_file
 
-        return _read_text_file(path)
+        return read_text_file(path)
 
     @property
     def encoding(self) -> str:

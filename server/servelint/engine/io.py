@@ -1,0 +1,153 @@
+"""What the engine reads besides the document: files a launch names
+(``--config``), error records, and model facts (local ``config.json``, the
+Hugging Face cache, the generated table), with their caches."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Mapping
+
+from .. import LazyLogger
+from ..model import Word
+from ..text import SourceText
+
+log = LazyLogger(__name__)
+
+# Files larger than this are not linted (an information diagnostic says so):
+# no launch file is this big, and an editor must stay responsive.
+MAX_DOCUMENT_CHARS = 5_000_000
+
+
+def read_text_file(path: str) -> str | None:
+    try:
+        # Non-blocking, and regular files only: a --config naming a FIFO or a
+        # device must not hang the lint (and with it the language server).
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, encoding="utf-8", errors="replace") as fh:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            return fh.read(MAX_DOCUMENT_CHARS + 1)
+    except (OSError, ValueError):
+        return None
+
+
+def load_config(path: str, ref: Word | None, read_file, sources: dict[str, SourceText]):
+    """The --config file a launch names with ``ref`` (the launch ``path``
+    is in): ``(ref, its launch, state, its path)``.  The state is "" (no
+    such file named), "not-yaml", "missing", or a digest of the text read
+    (the launch's key holds it); the text read goes into ``sources``."""
+    if ref is None or not ref.exact:
+        return None, None, "", None
+    target = os.path.expanduser(ref.text)
+    if not os.path.isabs(target):
+        target = os.path.join(os.path.dirname(os.path.abspath(path)), target)
+    target = os.path.normpath(target)
+    if not target.endswith((".yaml", ".yml")):
+        return ref, None, "not-yaml", None
+    text = read_file(target)
+    if text is None:
+        return ref, None, "missing", None
+    import hashlib  # only for a launch naming a --config file: ~11M instructions of a cold check
+
+    digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+    from ..parse.vllm_config import parse_vllm_config
+
+    parsed = parse_vllm_config(target, text)
+    sources[target] = SourceText(text)
+    cfg = parsed.launches[0] if parsed.launches else None
+    if cfg is not None:
+        for w in cfg.args:
+            w.path = target
+    return ref, cfg, digest, target
+
+
+def load_records(paths):
+    """The error records: the bundled ones and those under ``paths``."""
+    from ..records import RecordStore
+
+    return RecordStore.load(paths)
+
+
+class _LaunchEnv(Mapping):
+    """The environment a launch's model is resolved in: its own variables
+    over the process's, neither copied (a script can export thousands), and
+    every name looked up recorded, so that a resolution can be reused for a
+    launch whose environment agrees on those names."""
+
+    __slots__ = ("_vars", "reads")
+
+    def __init__(self, variables: Mapping) -> None:
+        self._vars = variables
+        self.reads: dict[str, str | None] | None = {}  # None: read whole, not reusable
+
+    def __getitem__(self, name: str) -> str:
+        var = self._vars.get(name)
+        value = var.value if var is not None and var.value is not None else os.environ.get(name)
+        if self.reads is not None:
+            self.reads[name] = value
+        if value is None:
+            raise KeyError(name)
+        return value
+
+    def __iter__(self):
+        self.reads = None
+        names = {name for name, var in self._vars.items() if var.value is not None}
+        return iter(names | set(os.environ))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+class Models:
+    """Model resolutions (local files, the Hugging Face cache, the table),
+    each kept with the environment values it read: the launches of a
+    manifest or a repository name the same few models."""
+
+    def __init__(self) -> None:
+        self._found: dict[tuple, list[tuple[tuple, object]]] = {}
+
+    def clear(self) -> None:
+        self._found.clear()
+
+    def __call__(self, inv: "argv.Invocation", base_dir: str | None):
+        from ..knowledge.models import resolve_model
+
+        if inv.model is not None and not inv.model.exact:
+            return None
+        flag = inv.last("hf_overrides")
+        written = flag.values[0].text if flag is not None and flag.values else None
+        key = (inv.model_name, base_dir, written)
+        seen = self._found.setdefault(key, [])
+        for reads, found in seen:
+            if all(_env_value(inv, name) == value for name, value in reads):
+                return found
+        overrides = None
+        if written is not None:
+            import json
+
+            try:
+                overrides = json.loads(written)
+            except (ValueError, RecursionError):
+                overrides = None
+            if not isinstance(overrides, dict):
+                overrides = None
+        env = _LaunchEnv(inv.env)
+        try:
+            found = resolve_model(inv.model_name, base_dir=base_dir, env=env, hf_overrides=overrides)
+        except Exception:  # resolution is best effort; rules then stay silent
+            log.exception("model resolution failed for %r", inv.model_name)
+            return None
+        if env.reads is not None and len(seen) < 8:
+            seen.append((tuple(env.reads.items()), found))
+        return found
+
+
+def _env_value(inv: "argv.Invocation", name: str) -> str | None:
+    var = inv.env.get(name)
+    return var.value if var is not None and var.value is not None else os.environ.get(name)
+
+
+def _resolve_model(inv: "argv.Invocation", base_dir: str | None):
+    """One launch's model resolution, remembering nothing (for tests and tools)."""
+    return Models()(inv, base_dir)

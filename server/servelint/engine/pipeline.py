@@ -1,0 +1,621 @@
+"""The pipeline: a document's text → launches → invocations → findings → diagnostics.
+
+``Engine.lint`` parses the document, chooses each launch's release, reads
+the launch with that release's parser semantics (``servelint.argv``) and
+its ``--config`` file (``io``), runs the rules that apply, and turns their
+findings into diagnostics (joined to error records, with candidate fixes),
+filtered by suppressions and settings.
+
+What an edit left alone is not done again: a launch whose inputs are
+unchanged keeps its diagnostics, moved if it moved (``reuse``), and in a
+launch that changed, a rule runs again only when one of the inputs it
+declares changed (``signature``); ``rule_evaluations`` counts the runs.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from typing import Callable, Iterable
+
+from .. import LazyLogger, argv, knowledge
+from ..diagnostics import Diagnostic, Severity
+from ..model import Entry, Launch, ParsedDocument, ParseProblem, Word
+from ..parse import parse_document
+from ..release import ReleaseChoice, choose
+from ..rules import Context, Finding, Rule, invocation_rules
+from ..rules.meta import FileTooLarge, InternalError, TooManyLaunches, UnusedSuppression
+from ..rules.parse_level import BY_PROBLEM, JUDGED_BY_RULES
+from ..settings import Settings
+from ..text import KnownEdit, SourceText, Span, edit_range
+from . import io
+from .io import MAX_DOCUMENT_CHARS
+from .results import LaunchResult, LintResult
+from .reuse import Change, EnvKeys, LazyIndex, Stable, carried, launch_key, same_hints, within
+from .signature import Inputs, signature
+
+log = LazyLogger(__name__)
+
+INTERNAL_ERROR_CODE = InternalError.code
+
+
+def too_large(path: str, size: str) -> Diagnostic:
+    """The information that a file is not linted; ``size`` says how big it is."""
+    return Diagnostic(
+        path, Span(0, 0), FileTooLarge.severity, FileTooLarge.code, FileTooLarge.name, FileTooLarge.category,
+        f"servelint skips files over {MAX_DOCUMENT_CHARS:,} characters ({size} here)",
+    )
+
+
+@dataclass(slots=True)
+class _Run:
+    """One lint of one document: what the checks of its launches share."""
+
+    path: str
+    source: SourceText
+    parsed: ParsedDocument
+    settings: Settings
+    # What changed since the last lint (None: no last lint).
+    edit: Change | None
+    # The last lint's launches: by index (``before``), by key or launch object (``by_key``).
+    before: list[LaunchResult]
+    by_key: LazyIndex
+    # Release choices the edit cannot have changed (None: choose each again).
+    stable: Stable | None
+    # The --config word of each launch (by id), as the parser found it: a
+    # moved launch's words are not read just to look for one.
+    refs: dict[int, Word]
+    # Whether to keep per-rule signatures (what each rule read): made from
+    # the first edit on, since most launches of an open file are never
+    # edited, and describing them all costs a third of a big script's memory.
+    sign: bool
+    # The document and the --config files read, by path.
+    sources: dict[str, SourceText]
+    # This lint's results by key: a file that repeats a launch word for
+    # word (a generated matrix, a loop unrolled) checks it once.
+    twins: dict[tuple, LaunchResult] = field(default_factory=dict)
+
+    def old_at(self, index: int) -> LaunchResult | None:
+        """The last lint's launch that had this launch's place."""
+        return self.before[index] if index < len(self.before) else None
+
+    def text_of(self, path: str) -> str | None:
+        src = self.sources.get(path)
+        return src.text if src is not None else None
+
+
+class Engine:
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        read_file: Callable[[str], str | None] | None = None,
+        records=None,
+        incremental: bool = True,
+        reuse_rules: bool = True,
+    ) -> None:
+        """``incremental=False`` (``servelint check``, which reads each file
+        once): keep nothing for a next lint of the same file.
+        ``reuse_rules=False``: reuse unchanged launches, but re-run every rule
+        of a launch that changed (no per-rule input signatures to build)."""
+        self.settings = settings or Settings()
+        self.incremental = incremental
+        self.reuse_rules = incremental and reuse_rules
+        self.read_file = read_file or io.read_text_file
+        self._records = records
+        self._previous: dict[str, LintResult] = {}
+        # --config files named by launches linted so far → that launch's release.
+        self.config_releases: dict[str, ReleaseChoice] = {}
+        self.rule_evaluations = 0
+        self.launch_evaluations = 0
+        self._rule_lists: dict[tuple, list[Rule]] = {}
+        # Kept for a whole `check` run; an editor's engine forgets them after
+        # each lint, so a model downloaded meanwhile is seen.
+        self._models = io.Models()
+        self._env_keys = EnvKeys()
+        self._fix_verifier = None  # (read_file, verifier): made by the first verified_fixes
+
+    # -- records -------------------------------------------------------------
+
+    @property
+    def records(self):
+        if self._records is None:
+            self._records = io.load_records(self.settings.records)
+        return self._records
+
+    def set_settings(self, settings: Settings) -> None:
+        if settings.records != self.settings.records:
+            self._records = None
+        self.settings = settings
+        self._previous.clear()
+
+    def forget(self, path: str) -> None:
+        self._previous.pop(path, None)
+
+    def adopt(self, result: "LintResult") -> None:
+        """Take ``result`` (another engine's lint) as this engine's last lint
+        of its document, so the next lint of that document is incremental."""
+        if self.incremental:
+            self._previous[result.path] = result
+
+    # -- linting -------------------------------------------------------------
+
+    def lint(self, path: str, text: str, language_id: str | None = None, settings: Settings | None = None) -> LintResult:
+        settings = settings or self.settings
+        if self.incremental:
+            self._models.clear()
+        self._env_keys.trim()
+        if len(text) > MAX_DOCUMENT_CHARS:
+            # Not even a line index: that alone is a second of work on 50 MB.
+            self._previous.pop(path, None)
+            return LintResult(path, SourceText(""), ParsedDocument(path=path, form=None),
+                              [too_large(path, f"{len(text):,} characters")], [])
+        previous = self._previous.get(path)
+        edit = Change(*edit_range(previous.source.text, text)) if previous is not None else None
+        source = SourceText(text, edited=None if edit is None else (previous.source, edit.start, edit.old_end, edit.new_end))
+        try:
+            parsed = parse_document(path, text, language_id, previous.parsed if previous else None,
+                                    settings.max_launches,
+                                    None if edit is None else KnownEdit(previous.source.text, text, edit.start, edit.old_end, edit.new_end))
+        except Exception as exc:  # a parser bug must not take the editor down
+            log.exception("parser failed on %s", path)
+            parsed = ParsedDocument(path=path, form=None)
+            diag = Diagnostic(
+                path, Span(0, 0), Severity.ERROR, INTERNAL_ERROR_CODE, InternalError.name, "parse-error",
+                f"servelint could not parse this file (internal error: {type(exc).__name__}: {exc}); please report it",
+            )
+            return LintResult(path, source, parsed, [diag], [])
+
+        diagnostics: list[Diagnostic] = []
+        doc_release = choose(parsed, None, setting=settings.vllm_version,
+                             use_installed=settings.use_installed_vllm, line_of=source.line_of)
+        for p in parsed.problems:
+            diagnostics.extend(self._problem_diagnostics(path, [p], doc_release.version, settings))
+        launches = self._within_limit(path, parsed, settings, doc_release.version, diagnostics)
+
+        run = self._run(path, source, parsed, settings, previous, edit, len(launches))
+        results: list[LaunchResult] = []
+        for i, launch in enumerate(launches):
+            try:
+                res = self._lint_launch(run, i, launch)
+            except Exception as exc:  # one launch servelint cannot read must not hide the others
+                _log_failure(exc, "reading a launch failed on %s", path)
+                diagnostics.append(Diagnostic(
+                    path, launch.entry_span, Severity.WARNING, INTERNAL_ERROR_CODE, InternalError.name, "config",
+                    f"servelint could not check this launch (internal error: {type(exc).__name__}: {exc}); "
+                    "the other launches were checked; please report it",
+                    vllm_version=doc_release.version,
+                ))
+                continue
+            results.append(res)
+            diagnostics.extend(res.diagnostics)
+
+        diagnostics = self._apply_suppressions(path, source, parsed, diagnostics, settings)
+        diagnostics.sort(key=Diagnostic.sort_key)
+        # Two launches can share a place: both expand `$COMMON`, both sit
+        # inside one unclosed `$(`.  The editor shows each finding there once.
+        diagnostics = [d for i, d in enumerate(diagnostics)
+                       if not i or d.sort_key() != diagnostics[i - 1].sort_key()]
+        result = LintResult(path, source, parsed, diagnostics, results, run.sources, settings)
+        if self.incremental:
+            self._previous[path] = result
+        return result
+
+    def _run(self, path: str, source: SourceText, parsed: ParsedDocument, settings: Settings,
+             previous: LintResult | None, edit: Change | None, count: int) -> _Run:
+        """What the checks of this lint's ``count`` launches share."""
+        before = previous.launches if previous else []
+        # A launch whose text did not change (maybe moved) is found by its key;
+        # one that changed is compared rule by rule with the launch that had
+        # its place.
+        by_key = LazyIndex(before, count - len(before))
+        # Whether each launch the edit left alone keeps the release it had:
+        # the same hints around it, and (if it was decided by a hint written
+        # elsewhere) that hint still on the line the reason names.
+        stable = None
+        if (previous is not None and previous.settings == settings
+                and same_hints(previous.parsed.release_hints, parsed.release_hints, edit)):
+            lines_kept = (previous.source.text.count("\n", edit.start, edit.old_end)
+                          == source.text.count("\n", edit.start, edit.new_end))
+            stable = Stable(edit, lines_kept)
+        refs: dict[int, Word] = {}
+        for launch, word in parsed.config_refs:
+            refs.setdefault(id(launch), word)
+        return _Run(path, source, parsed, settings, edit, before, by_key, stable, refs,
+                    sign=self.reuse_rules and previous is not None, sources={path: source})
+
+    def _within_limit(self, path: str, parsed: ParsedDocument, settings: Settings, version: str,
+                      diagnostics: list[Diagnostic]) -> list[Launch]:
+        """The launches to check: those before the place where the file goes
+        past ``settings.max_launches`` (an SL012 there)."""
+        limit = settings.max_launches
+        launches = parsed.launches
+        cut = parsed.unread if limit else None
+        if limit and len(launches) > limit:
+            past = launches[limit].entry_span
+            if cut is None or past.start < cut.start:
+                cut = past
+        if cut is None:
+            return launches
+        if settings.enabled(TooManyLaunches.name, TooManyLaunches.code):
+            diagnostics.append(Diagnostic(
+                path, cut, settings.severity_for(TooManyLaunches.name, TooManyLaunches.code, TooManyLaunches.severity),
+                TooManyLaunches.code, TooManyLaunches.name, TooManyLaunches.category,
+                f"servelint checks at most {limit:,} launches in a file (the max-launches setting): "
+                "launches from here to the end of the file are not checked",
+                vllm_version=version,
+            ))
+        return [launch for launch in launches[:limit] if launch.span.start < cut.start]
+
+    # -- fixes ---------------------------------------------------------------
+
+    def verified_fixes(self, result: LintResult, d: Diagnostic) -> list:
+        """The fixes of ``d`` (a diagnostic of ``result``) that a re-lint shows
+        to fix it and break nothing; checked once per result."""
+        if not d.fixes:
+            return []
+        got = result.verified.get(id(d))
+        if got is None:
+            from ..fixes.verify import keep_verified
+
+            settings = result.settings or self.settings
+            # A lint kept for nothing else (``check``) may stand in for the
+            # verifier's lint of the unfixed text.
+            reusable = not self.incremental and (result.settings or self.settings) == settings
+            got = keep_verified(self._verifier(), d.fixes, d, result.path, result.text_of, settings,
+                                result, reusable)
+            result.verified[id(d)] = got
+        return got
+
+    def checked(self, result: LintResult) -> list[Diagnostic]:
+        """``result``'s diagnostics, each with only its verified fixes."""
+        return [replace(d, fixes=self.verified_fixes(result, d)) if d.fixes else d for d in result.diagnostics]
+
+    def _verifier(self):
+        """The fix verifier, re-linting with a second engine of its own
+        (made again if this engine's way of reading files changed)."""
+        made = self._fix_verifier
+        if made is None or made[0] is not self.read_file:
+            from ..fixes.verify import new_verifier
+
+            relint = _Relint(self)
+            made = self._fix_verifier = (self.read_file, new_verifier(relint.lint, relint.adopt))
+        return made[1]
+
+    def _problem_diagnostics(self, path: str, found: Iterable[ParseProblem], version: str, settings: Settings) -> list[Diagnostic]:
+        out = []
+        for p in found:
+            cls = BY_PROBLEM.get(p.code)
+            if cls is None and p.code in JUDGED_BY_RULES:
+                continue
+            if cls is None:
+                log.warning("parser reported an unknown problem %r", p.code)
+                continue
+            if not settings.enabled(cls.name, cls.code):
+                continue
+            sev = cls.severity
+            if p.severity and p.severity != "error" and cls.severity == Severity.ERROR:
+                sev = Severity.parse(p.severity)
+            out.append(
+                Diagnostic(
+                    path, p.span, settings.severity_for(cls.name, cls.code, sev), cls.code, cls.name,
+                    cls.category, p.message, vllm_version=version,
+                    flag=p.data.get("flag"), data={k: v for k, v in p.data.items() if k != "flag"},
+                )
+            )
+        return out
+
+    # -- one launch ----------------------------------------------------------
+
+    def _lint_launch(self, run: _Run, index: int, launch: Launch) -> LaunchResult:
+        """The result of the ``index``-th launch: the last lint's, moved,
+        when nothing it depends on changed; else a new check."""
+        path, settings = run.path, run.settings
+        # The re-parse knows this launch from the last parse: the same object
+        # (the edit is below it) or the same words moved by an edit above it.
+        prev = run.by_key.of_launch(launch, index, launch.moved_from) if run.by_key else None
+        release = None
+        if prev is not None and run.stable is not None and launch.entry is not Entry.CONFIG_FILE:
+            release = run.stable.release(prev.release)
+            if (release is prev.release and id(launch) not in run.refs
+                    and prev.context == (release.version, release.reason, "", settings)):
+                # The common case of a keystroke elsewhere: no config file to
+                # read again, the same release.
+                kept = self._carried(prev, prev.key, run, launch, release)
+                if kept is not None:
+                    return kept
+        if release is None:
+            release = self._choose_release(run, launch)
+        ref, cfg_launch, config_state, config_path = io.load_config(path, run.refs.get(id(launch)), self.read_file,
+                                                                    run.sources)
+        if config_path:
+            # The --config file runs under this launch's release: remember it
+            # for when that file is linted on its own.
+            self.config_releases[config_path] = release
+        context = (release.version, release.reason, config_state, settings)
+        read = self._reader(launch, release, cfg_launch, config_state, config_path)
+
+        if prev is not None and prev.context == context:
+            # A launch the re-parse carried over keeps its findings if the
+            # release, the config file and the settings are the same too; no
+            # need to compare words.
+            kept = self._carried(prev, prev.key, run, launch, release, read)
+            if kept is not None:
+                return kept
+        key = launch_key(run.source, launch, self._env_keys) + context
+        twin = run.twins.get(key)
+        if twin is not None:
+            same = within(twin.diagnostics, path, twin.launch.span, launch.span)
+            if same is not None:
+                return LaunchResult(launch, release, None, same, twin.by_rule, key, launch.span.start, read)
+        old = run.old_at(index)
+        if run.by_key:
+            old = run.by_key.get(key) or old
+        if old is not None and old.key == key:
+            kept = self._carried(old, key, run, launch, release, read)
+            if kept is not None:
+                return kept
+        result = self._check(run, launch, release, key, read, old)
+        run.twins.setdefault(key, result)
+        return result
+
+    def _choose_release(self, run: _Run, launch: Launch) -> ReleaseChoice:
+        settings = run.settings
+        inherited = None
+        if launch.entry is Entry.CONFIG_FILE:
+            # Linted on its own, a --config file runs under the release of
+            # the launch that named it.
+            inherited = self.config_releases.get(os.path.normpath(os.path.abspath(run.path)))
+        return choose(run.parsed, launch, setting=settings.vllm_version, inherited=inherited,
+                      use_installed=settings.use_installed_vllm, line_of=run.source.line_of)
+
+    def _carried(self, prev: LaunchResult, key: tuple, run: _Run, launch: Launch, release: ReleaseChoice,
+                 read=None) -> LaunchResult | None:
+        return carried(prev, key, run.path, launch, release, run.edit, read, self._read_later)
+
+    def _check(self, run: _Run, launch: Launch, release: ReleaseChoice, key: tuple,
+               read: "Callable[[], argv.Invocation]", old: LaunchResult | None) -> LaunchResult:
+        """Check a launch that changed: its parse problems, then its rules
+        (each one's findings reused from ``old`` when its inputs are the same)."""
+        path, settings = run.path, run.settings
+        self.launch_evaluations += 1
+        inv = read()
+        # Only the launch's own problems: those inside its --config file (a
+        # dropped `false`) are reported when that file is linted.
+        diagnostics = self._problem_diagnostics(path, launch.problems, release.version, settings)
+        from ..fixes.parse_level import add_fixes
+
+        add_fixes(diagnostics, launch, path, run.text_of)
+        ctx = Context(inv, path=path, base_dir=os.path.dirname(os.path.abspath(path)),
+                      target=settings.target, resolve_model=self._models, text_of=run.text_of)
+        by_rule: dict[str, tuple[tuple, list[Diagnostic], Span]] = {}
+        old_rules = old.by_rule if old is not None else {}
+        inputs = None
+        for rule in self._rules_for(release.version, settings):
+            diags = None
+            if run.sign:
+                if inputs is None:
+                    inputs = Inputs(inv, launch.span.start)
+                sig = signature(rule, inputs, release, settings)
+                before = old_rules.get(rule.name)
+                # A finding's own place is a word the rule read, but a fix
+                # may also point where the launch ends or between words it
+                # did not read (insert after the last flag): one typed
+                # character moves those, so a rule with fixes runs again.
+                if before is not None and before[0] == sig and not any(d.fixes for d in before[1]):
+                    diags = within(before[1], path, before[2], launch.span)
+            if diags is None:
+                self.rule_evaluations += 1
+                diags = self._run_rule(rule, ctx, path, release, settings)
+            if run.sign:
+                by_rule[rule.name] = (sig, diags, launch.span)
+            diagnostics.extend(diags)
+        return LaunchResult(launch, release, inv, diagnostics, by_rule, key, launch.span.start)
+
+    def _reader(self, launch: Launch, release: ReleaseChoice, cfg_launch=None, config_state: str = "",
+                config_path=None) -> "Callable[[], argv.Invocation]":
+        """Reads ``launch`` with ``release``'s parser when called (a launch
+        that only moved is read again only if someone asks)."""
+        kn = knowledge.load(release.version)
+        return lambda: self._read(launch, kn, cfg_launch, config_state, config_path)
+
+    def _read_later(self, launch: Launch, release: ReleaseChoice) -> "argv.Invocation":
+        return self._reader(launch, release)()
+
+    def _rules_for(self, version: str, settings: Settings) -> list[Rule]:
+        """The rules that run on a launch of ``version`` under ``settings``."""
+        key = (version, settings)
+        got = self._rule_lists.get(key)
+        if got is None:
+            got = self._rule_lists[key] = [
+                r for r in invocation_rules() if r.applies_to(version) and settings.enabled(r.name, r.code)]
+        return got
+
+    @staticmethod
+    def _read(launch: Launch, kn, cfg_launch, config_state: str, config_path) -> "argv.Invocation":
+        inv = argv.interpret(
+            _without_repeated_serve(launch), kn,
+            config_words=cfg_launch.args if cfg_launch is not None else None,
+            config_launch=cfg_launch,
+        )
+        inv.config_state = config_state if config_state in ("missing", "not-yaml") else ""
+        inv.config_file = config_path
+        return inv
+
+    def _run_rule(self, rule: Rule, ctx: Context, path: str, release: ReleaseChoice, settings: Settings) -> list[Diagnostic]:
+        try:
+            # Turning findings into diagnostics (records, fixes) is the
+            # rule's work too: its failure is the rule's, not the file's.
+            return [self._to_diagnostic(rule, f, path, release, settings, ctx) for f in rule.check(ctx)]
+        except Exception as exc:  # one broken rule must not hide the others
+            _log_failure(exc, "rule %s failed on %s", rule.name, path)
+            return [
+                Diagnostic(
+                    path, ctx.invocation.launch.entry_span, Severity.WARNING, INTERNAL_ERROR_CODE,
+                    InternalError.name, "config",
+                    f"servelint rule {rule.name} ({rule.code}) failed on this launch: "
+                    f"{type(exc).__name__}: {exc}; the other rules still ran",
+                    vllm_version=release.version,
+                )
+            ]
+
+    def _to_diagnostic(self, rule: Rule, f: Finding, path: str, release: ReleaseChoice, settings: Settings,
+                       ctx: Context) -> Diagnostic:
+        severity = settings.severity_for(rule.name, rule.code, f.severity or rule.severity)
+        record_id = None
+        related = list(f.related)
+        record_fixes = []
+        if f.vllm_message:
+            rec = self.records.match(f.vllm_message)
+            if rec is not None:
+                record_id = rec.id
+                record_fixes = _record_fixes(rec, ctx, path, release.version)
+        data = dict(f.data)
+        data.setdefault("release_reason", release.reason)
+        if f.vllm_message:
+            data.setdefault("vllm_message", f.vllm_message)
+        diag = Diagnostic(
+            f.path or path, f.span, severity, rule.code, rule.name, rule.category, f.message,
+            vllm_version=release.version, flag=f.flag, record=record_id, related=related,
+            fixes=list(f.fixes), tags=f.tags, data=data,
+        )
+        if record_fixes:
+            diag.fixes = _dedupe_fixes(record_fixes + diag.fixes)
+        # The fixes are candidates until ``verified_fixes`` re-lints them:
+        # records' exampleFix were written for other launches, and a rule's
+        # fix can trip another rule.
+        return diag
+
+    # -- suppressions --------------------------------------------------------
+
+    def _apply_suppressions(self, path, source, parsed, diagnostics, settings) -> list[Diagnostic]:
+        from ..suppress import apply
+
+        kept, unused = apply(path, source, parsed, diagnostics)
+        if unused and settings.enabled(UnusedSuppression.name, UnusedSuppression.code):
+            severity = settings.severity_for(UnusedSuppression.name, UnusedSuppression.code, UnusedSuppression.severity)
+            kept.extend(
+                Diagnostic(path, s.span, severity, UnusedSuppression.code, UnusedSuppression.name,
+                           UnusedSuppression.category, s.unused_message, tags=("unnecessary",))
+                for s in unused
+            )
+        return kept
+
+
+class _Relint:
+    """The ``lint`` the fix verifier is given: a second engine that lints
+    documents as fixes would leave them (their texts in ``overlay``), made
+    on first use.
+
+    It is kept for the life of the engine it serves, so its own incremental
+    cache makes a re-lint cost about what the fixed launch costs: the other
+    launches of the document are reused.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.overlay: dict[str, str] = {}
+        self._serves = engine
+        self._engine: Engine | None = None
+
+    @property
+    def engine(self) -> Engine:
+        if self._engine is None:
+            serves = self._serves
+            # Launches the fix left alone are reused; the fixed one is
+            # re-checked whole.  Per-rule signatures would cost more than
+            # they save here: a fix changes the launch, and describing a
+            # launch of 9,000 flags for them takes longer than running its
+            # rules.
+            self._engine = Engine(serves.settings, read_file=self._read, records=serves.records, reuse_rules=False)
+            # A --config file is checked under the release of the launch
+            # naming it: what the engine it serves learned (and a check -j
+            # worker's engine learned from the phase before), not what this
+            # one happened to lint.
+            self._engine.config_releases = serves.config_releases
+        return self._engine
+
+    def _read(self, path: str) -> str | None:
+        if path in self.overlay:
+            return self.overlay[path]
+        return self._serves.read_file(path)
+
+    def lint(self, main: str, text: str, overlay: dict[str, str], settings: Settings) -> list[Diagnostic]:
+        engine = self.engine
+        self.overlay = overlay
+        try:
+            return engine.lint(main, text, settings=settings).diagnostics
+        finally:
+            self.overlay = {}
+
+    def adopt(self, result: LintResult) -> None:
+        self.engine.adopt(result)
+
+
+def _without_repeated_serve(launch: Launch) -> Launch:
+    """The launch minus a ``serve`` repeated after an image that already runs it.
+
+    The parser reports the repetition (serve-repeated); reading ``serve`` as
+    the model would add a second, misleading finding on the real model.
+    """
+    spans = [p.span for p in launch.problems if p.code == "serve-repeated"]
+    if not spans:
+        return launch
+    kept = [w for w in launch.args if not any(s.start <= w.span.start < s.end for s in spans)]
+    return replace(launch, args=kept)
+
+
+def _record_fixes(rec, ctx: Context, path: str, version: str) -> list:
+    """Fixes drawn from the record's exampleFix, applied to this launch."""
+    example = rec.record.exampleFix
+    if not example or ctx.text_of(path) is None:
+        return []
+    from ..fixes.apply_diff import fix_for
+    from ..fixes.example_fix import alternatives
+
+    out = []
+    for alt in alternatives(rec.id, example, version):
+        try:
+            fx = fix_for(ctx.invocation, ctx.text_of, path, alt, rec.id)
+        except Exception as exc:  # a record is data from outside: the finding stays, without this fix
+            _log_failure(exc, "record %s: its exampleFix could not be applied on %s", rec.id, path)
+            continue
+        if fx is not None:
+            out.append(fx)
+    return out
+
+
+# Failures already logged, by (exception type, where it was raised): a rule
+# that fails on every launch of a 10,000-launch file, or on every keystroke,
+# is one traceback in the log, not thousands.
+_LOGGED: set[tuple] = set()
+
+
+def _log_failure(exc: BaseException, message: str, *args) -> None:
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    where = (tb.tb_frame.f_code.co_filename, tb.tb_lineno) if tb is not None else None
+    key = (message, args[:1], type(exc).__name__, where)
+    if key in _LOGGED:
+        log.debug(message + " (again): %s", *args, exc)
+        return
+    _LOGGED.add(key)
+    log.error(message, *args, exc_info=exc)
+
+
+def _dedupe_fixes(fixes: list) -> list:
+    """One fix per distinct edit set; the first (the record's) keeps its title."""
+    seen = set()
+    out = []
+    preferred_taken = False
+    for fx in fixes:
+        key = tuple((e.path, e.span, e.new_text) for e in fx.edits)
+        if key in seen:
+            continue
+        seen.add(key)
+        if fx.preferred:
+            if preferred_taken:
+                fx = replace(fx, preferred=False)
+            preferred_taken = True
+        out.append(fx)
+    return out

@@ -1,0 +1,80 @@
+"""What a lint returns, and what the next lint of the same document reuses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable
+
+from ..diagnostics import Diagnostic
+from ..model import Launch, ParsedDocument
+from ..release import ReleaseChoice
+from ..settings import Settings
+from ..text import SourceText, Span
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .. import argv
+
+
+@dataclass(slots=True)
+class LaunchResult:
+    """A launch's lint: its release, invocation and diagnostics, kept for the next lint."""
+
+    launch: Launch
+    release: ReleaseChoice
+    _invocation: "argv.Invocation | None"
+    diagnostics: list[Diagnostic]
+    # rule name → (input signature, diagnostics, the launch's span when they were made)
+    by_rule: dict[str, tuple[tuple, list[Diagnostic], Span]] = field(default_factory=dict)
+    key: tuple = ()
+    base: int = 0
+    # A launch that only moved reuses its diagnostics (shifted); its
+    # invocation, whose spans moved too, is read again only when asked for.
+    _reread: "Callable[[], argv.Invocation] | None" = None
+
+    @property
+    def context(self) -> tuple:
+        """What the launch was checked in besides its own text: (release
+        version, the reason for that release, config state, settings).  The
+        key ends with it, so that two launches share a key only when they
+        share it too."""
+        return self.key[-4:]
+
+    @property
+    def config_state(self) -> str:
+        """The launch's --config file as the lint found it: "" (none, or
+        read), "missing" or "not-yaml" (a digest when read)."""
+        return self.key[-2] if len(self.key) >= 4 else ""
+
+    @property
+    def invocation(self) -> "argv.Invocation | None":
+        if self._invocation is None and self._reread is not None:
+            self._invocation = self._reread()
+            self._reread = None
+        return self._invocation
+
+
+@dataclass
+class LintResult:
+    """One document's lint: its parse, diagnostics and launches."""
+
+    path: str
+    source: SourceText
+    parsed: ParsedDocument
+    # Each diagnostic's ``fixes`` are candidates: ``Engine.verified_fixes``
+    # (or ``Engine.checked``) keeps those a re-lint shows to work.  Checking
+    # costs a re-lint per fix, so it is done only for what is about to be
+    # offered (a code action, ``--fix``, the CLI's report), never per keystroke.
+    diagnostics: list[Diagnostic]
+    launches: list[LaunchResult]
+    sources: dict[str, SourceText] = field(default_factory=dict)
+    settings: Settings | None = None
+    # id(diagnostic) → its verified fixes; the diagnostics live as long as
+    # this result, so their ids are stable keys.
+    verified: dict[int, list] = field(default_factory=dict, repr=False)
+
+    def source_of(self, path: str) -> SourceText:
+        return self.sources.get(path) or (self.source if path == self.path else SourceText(""))
+
+    def text_of(self, path: str) -> str | None:
+        src = self.sources.get(path) or (self.source if path == self.path else None)
+        return src.text if src is not None else None
