@@ -6,7 +6,8 @@ import pytest
 
 from servelint.model import Entry, EnvVar, Form, Word
 from servelint.parse import problems
-from servelint.parse.entry import config_refs, find_launch, find_launches, is_vllm_openai_image
+from servelint.parse.entry import config_refs, is_vllm_openai_image
+from servelint.parse.launches import find_launch, find_launches
 from servelint.text import Span
 
 

@@ -14,7 +14,8 @@ import random
 
 import pytest
 
-from servelint.parse import parse_document, shell
+from servelint.parse import parse_document
+from servelint.parse.shell import document as shell
 from servelint.text import Span
 
 LIMIT = 6

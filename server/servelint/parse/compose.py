@@ -29,7 +29,8 @@ from ..model import EnvVar, Form, Launch, ParseProblem, Word
 from ..text import Span
 from . import problems
 from . import yamlnodes as yn
-from .entry import find_launches, is_vllm_openai_image
+from .entry import is_vllm_openai_image
+from .launches import find_launches
 from .k8s import image_hints
 from .words import MStr, make_word
 

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from ..model import EnvVar, Form, Launch, ParsedDocument, ParseProblem, Word
 from ..text import Span
 from . import problems
-from .entry import config_refs, find_launches, is_vllm_openai_image
+from .entry import config_refs, is_vllm_openai_image
+from .launches import find_launches
 from .shell import parse_shell
 from .words import MStr, make_word
 

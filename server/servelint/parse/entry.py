@@ -5,6 +5,10 @@ YAML parsers a container's ``command`` + ``args``, the Dockerfile parser an
 exec-form ``ENTRYPOINT`` + ``CMD``.  The words are already unquoted and mapped
 to the document; this module only decides *which* words are vLLM's.
 
+A script the argv runs (``sh -c SCRIPT``, ``eval``, ``tmux send-keys``) is
+read by the ``parse_script`` the caller hands in (the shell parser, which
+itself calls this module; ``parse.launches`` binds the two together).
+
 An argv is read left to right: wrappers that run another program (``nohup``,
 ``srun``, ``uv run``, ``docker run IMAGE``, ``bash -c SCRIPT``...) are peeled
 off, each skipping its own options, until the rest is ``vllm serve ...``,
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 from ..model import Entry, Env, EnvVar, Form, Launch, ParseProblem, Word
 from ..text import Span
@@ -64,6 +69,7 @@ def find_launch(
     image_entrypoint: bool = False,
     image_span: Span | None = None,
     expand: str = "shell",
+    parse_script: "ParseScript | None" = None,
 ) -> Launch | None:
     """The vLLM launch started by ``words`` (an argv), or None.
 
@@ -75,6 +81,8 @@ def find_launch(
     ``image_span``: where the image is named (the entry span of such a launch).
     ``expand``: the variable language applied before a shell runs a script
     found in the argv (``sh -c SCRIPT``); see ``shell.parse_shell``.
+    ``parse_script``: reads such a script (``shell.parse_shell``); without
+    it, launches inside scripts are not found.
 
     A script run by ``sh -c`` may hold several launches; ``find_launches``
     returns all of them.
@@ -87,6 +95,7 @@ def find_launch(
         image_entrypoint=image_entrypoint,
         image_span=image_span,
         expand=expand,
+        parse_script=parse_script,
     )
     return found[0] if found else None
 
@@ -100,9 +109,10 @@ def find_launches(
     image_entrypoint: bool = False,
     image_span: Span | None = None,
     expand: str = "shell",
+    parse_script: "ParseScript | None" = None,
 ) -> list[Launch]:
     """Every vLLM launch started by ``words`` (see ``find_launch``)."""
-    ctx = _Ctx(form=form, expand=expand, words=words, image=image)
+    ctx = _Ctx(form=form, expand=expand, words=words, image=image, parse_script=parse_script)
     # Changes here (``env X=1``, ``env -u X``) stay here; a shared
     # environment (a script's exported variables) is not copied.
     env = Env.over(env)
@@ -129,6 +139,11 @@ def config_refs(launch: Launch) -> list[Word]:
 # -- scanning ------------------------------------------------------------------
 
 
+# (script text, offsets=..., form=..., env=..., expand=...) → what the shell
+# parser returns: an object with the ``launches`` it found.
+ParseScript = Callable[..., "object"]
+
+
 @dataclass(slots=True)
 class _Ctx:
     form: Form
@@ -138,6 +153,7 @@ class _Ctx:
     image_span: Span | None = None
     # The first word of the outermost argv: a launch spans its wrappers too.
     start: Span | None = None
+    parse_script: ParseScript | None = None
 
 
 def _scan(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> list[Launch]:
@@ -654,12 +670,10 @@ _TMUX_KEYS = frozenset({"Enter", "C-m", "KPEnter", "C-j", "C-c"})
 
 
 def _run_script(ctx: _Ctx, words: list[Word], env: dict[str, EnvVar]) -> list[Launch]:
-    if not words or not any("vllm" in w.text or "$" in w.text for w in words):
+    if ctx.parse_script is None or not words or not any("vllm" in w.text or "$" in w.text for w in words):
         return []
-    from .shell import parse_shell  # shell uses this module: import late
-
     script = join_words(words)
-    result = parse_shell(
+    result = ctx.parse_script(
         script.text,
         offsets=script.offsets() or [words[0].span.start],
         form=ctx.form,
@@ -791,7 +805,7 @@ _WRAPPERS = {
 def _sub_ctx(ctx: _Ctx, words: list[Word]) -> _Ctx:
     start = ctx.start or (ctx.words[0].span if ctx.words else None)
     return _Ctx(form=ctx.form, expand=ctx.expand, words=words, image=ctx.image,
-                image_span=ctx.image_span, start=start)
+                image_span=ctx.image_span, start=start, parse_script=ctx.parse_script)
 
 
 def _image_launch(

@@ -32,7 +32,7 @@ from ..model import Entry, Form, Launch, ParseProblem, ReleaseHint, Word
 from ..text import Span
 from . import hints
 from . import yamlnodes as yn
-from .entry import find_launches
+from .launches import find_launches
 from .k8s import container_launches
 from .words import MStr, make_word
 

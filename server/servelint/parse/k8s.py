@@ -24,7 +24,8 @@ from ..model import EnvVar, Form, Launch, ParseProblem, ReleaseHint, Word
 from ..text import Span
 from . import hints, problems
 from . import yamlnodes as yn
-from .entry import find_launches, is_vllm_openai_image
+from .entry import is_vllm_openai_image
+from .launches import find_launches
 from .vllm_config import config_launch, looks_like_vllm_config
 from .words import MStr, make_word
 

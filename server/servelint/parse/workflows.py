@@ -159,7 +159,7 @@ def _script(
 ) -> tuple[list[Launch], list[ParseProblem]]:
     if not isinstance(node, ScalarNode) or "vllm" not in node.value:
         return [], []
-    from .shell import parse_shell  # the shell parser imports the entry finder
+    from .shell import parse_shell  # tree-sitter-bash, only for a step that mentions vllm
 
     m = src.scalar(node)
     result = parse_shell(m.text, offsets=m.offsets, form=form, env=env, expand=expand)

@@ -1,0 +1,864 @@
+"""The statement walk: a script's statements top-down, the commands that
+launch vLLM among them.
+
+Statements are walked in order with one scope (``scope``): assignments,
+``export``, ``local``, ``set -a``, functions (their bodies read at their
+first call), subshells, conditional code.  Each command that could launch
+vLLM has its argv expanded (``expand``) and handed to ``entry.find_launches``,
+which decides whether it launches vLLM; scripts inside it (``bash -c``,
+``eval``, heredocs fed to a shell) are parsed again with their characters
+still mapped to the document.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import weakref
+from dataclasses import dataclass, field, replace
+from typing import NamedTuple, Sequence
+
+from tree_sitter import Node
+
+from ...model import Env, EnvVar, Form, Launch, ParseProblem, Word
+from ...text import Span
+from .. import problems
+from ..entry import config_refs, could_start_launch, find_launches
+from ..words import MStr, basename, cover
+from .errors import attach_errors
+from .expand import Builder, Expander, Out, k8s_expand, mask_github
+from .grammar import ascii_only, parse_range, parse_tree
+from .scope import Journal, Scope, Snapshot, Var, appended
+from .source import ScriptText
+
+
+@dataclass
+class ShellResult:
+    """What ``parse_shell`` found in one script."""
+
+    launches: list[Launch] = field(default_factory=list)
+    # Problems not tied to one launch (a syntax error that swallowed one).
+    problems: list[ParseProblem] = field(default_factory=list)
+    # ``--config PATH`` references of the launches, as in ``ParsedDocument``.
+    config_refs: list[tuple[Launch, Word]] = field(default_factory=list)
+
+
+class Top(NamedTuple):
+    """One top-level statement of a script, as last read.  A tuple: every
+    statement below an edit is made again, shifted, on each keystroke."""
+
+    start: int
+    end: int
+    pure: bool  # reading it changed no variable, function or option
+    snap: Snapshot | None  # the state before it; None once positions after an edit moved
+
+
+_WORDISH = frozenset(
+    {
+        "word", "string", "raw_string", "ansi_c_string", "concatenation",
+        "simple_expansion", "expansion", "command_substitution", "number",
+        "arithmetic_expansion", "process_substitution", "translated_string",
+        "brace_expression", "extglob_pattern",
+    }
+)
+_REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+_CONDITIONAL = frozenset(
+    {"elif_clause", "else_clause", "case_item", "do_group", "while_statement"}
+)
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "sbatch"})
+_BUILTINS = frozenset({"source", ".", "read", "mapfile", "readarray", "getopts", "printf", ":", "set"})
+_READ_VALUE_OPTS = frozenset({"-p", "-d", "-n", "-N", "-t", "-u", "-i", "-C", "-c", "-O", "-s"})
+_SSH_VALUE = frozenset(
+    {"-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O",
+     "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-B"}
+)
+
+
+def parse_shell(
+    text: str,
+    *,
+    offsets: Sequence[int] | None = None,
+    base: int = 0,
+    form: Form = Form.SHELL,
+    env: dict[str, EnvVar] | None = None,
+    expand: str = "shell",
+) -> ShellResult:
+    """The launches in a shell script (a whole file or one embedded in another form).
+
+    ``offsets[i]`` is the document offset of ``text[i]`` (``len(text) + 1``
+    entries); without it ``text[i]`` sits at ``base + i``.  Every span in the
+    result is a document span.  ``env``: variables the host form sets (they
+    count as exported).  ``expand``: "shell", "k8s" (``$(VAR)`` replaced from
+    ``env`` first, ``$$`` escapes) or "github" (``${{ ... }}`` is unknown).
+
+    Never raises: a script that cannot be read yields what could be read.
+    """
+    try:
+        return _parse(text, offsets, base, form, env or {}, expand, None)
+    except Exception:  # noqa: BLE001 - this runs on every keystroke
+        if os.environ.get("SERVELINT_STRICT"):
+            raise
+        return ShellResult()
+
+
+def _parse(
+    text: str,
+    offsets: Sequence[int] | None,
+    base: int,
+    form: Form,
+    env: dict[str, EnvVar],
+    expand: str,
+    outer_vars: dict[str, "Var"] | None,
+) -> ShellResult:
+    if offsets is not None and len(offsets) < len(text) + 1:
+        offsets = list(offsets) + [offsets[-1] if offsets else base] * (len(text) + 1 - len(offsets))
+    unknown: list[tuple[int, int]] = []
+    lit = src = text
+    if expand == "k8s":
+        lit, offsets = k8s_expand(text, offsets, base, env)
+        src = lit
+    elif expand == "github" and "${{" in text:
+        src, unknown = mask_github(text)
+    walker = Walker(lit, ascii_only(src), offsets, base, form, env, expand, unknown, outer_vars)
+    return walker.run()
+
+
+class Walker:
+    """One pass over one script."""
+
+    def __init__(
+        self,
+        lit: str,
+        src: str,
+        offsets: Sequence[int] | None,
+        base: int,
+        form: Form,
+        env: dict[str, EnvVar],
+        expand: str,
+        unknown: list[tuple[int, int]],
+        outer_vars: dict[str, Var] | None,
+    ) -> None:
+        self.text = ScriptText(lit, src, offsets, base, unknown)
+        self.scope = Scope(self.text, env, outer_vars)
+        # A weak reference: the walker is freed by reference counting, not
+        # left for the cyclic collector (which the server keeps off the
+        # keystroke path).
+        self.expander = Expander(self.text, self.scope, _weak(self._isolated))
+        self.form = form
+        self.expand = expand
+        # ids of the launches read in a function's body: they stand where the
+        # body is and hold the variables of where it was called, maybe below.
+        self.in_calls: set[int] = set()
+        self.seen_subst: set[int] = set()
+        self.launches: list[Launch] = []
+        self.problems: list[ParseProblem] = []
+        # Launches found in this text itself (not in a script nested in it).
+        self.direct: list[Launch] = []
+        self.pending_unset: list[tuple[Launch, str, Span]] = []
+        # The top-level statements as walked (None: not statement by
+        # statement, after a syntax error); see ``incremental``.
+        self.tops: list[Top] | None = None
+        # At most this many launches are read (0: all); past them, the
+        # entry (``vllm serve``) of the next.
+        self.max_launches = 0
+        self.unread: Span | None = None
+        self.stopped_in_walk = False  # ... in a top-level statement (see ``document._prefix_end``)
+        self.stopped_early = False  # ... and a statement follows the one it stopped in
+
+    # -- driver --------------------------------------------------------------------
+
+    def run(self) -> ShellResult:
+        self.text.data = self.text.src.encode("utf-8", "surrogatepass")
+        tree = parse_tree(self.text.data)
+        root = tree.root_node
+        if self.tops is not None and not root.has_error:
+            self._walk_tops(root)
+        else:
+            self.tops = None
+            self._stmt(root)
+        for name in list(self.scope.functions):
+            if self.unread is None and name not in self.scope.called:  # never called: read it with the final globals
+                self._call(name)
+                self._past_limit()
+        self._finish_unset()
+        if root.has_error:
+            attach_errors(self.text, root, self.launches, self.problems)
+            if self.unread is not None:
+                # Past the launch limit nothing is checked, syntax neither
+                # (the head of the script is all a long one's parse reads).
+                self.problems = [p for p in self.problems if p.span.start < self.unread.start]
+        for launch in self.direct:
+            launch.layout = self._layout(launch)
+        self.launches.sort(key=lambda l: (l.span.start, l.span.end))
+        refs = [(launch, w) for launch in self.launches for w in config_refs(launch)]
+        return ShellResult(self.launches, self.problems, refs)
+
+    def _walk_tops(self, root: Node, journal: bool = True) -> None:
+        """Walk the script statement by statement, noting which leave the state alone.
+
+        With ``journal``, each statement that follows a change of state gets
+        a snapshot to re-read it from; without, none does (the caller knows
+        the state: ``reread``)."""
+        log = Journal(self.scope) if journal else None
+        snap = None
+        snap_version = -1
+        tops: list[Top] = []
+        children = root.children
+        for k, child in enumerate(children):
+            if log is not None and snap_version != self.scope.version:
+                snap = log.snapshot(self.scope)
+                snap_version = self.scope.version
+            before = self.scope.version
+            if child.is_named:  # not a bare ``&`` or ``;``, which reads as nothing
+                self._stmt(child)
+            tops.append(Top(child.start_byte, child.end_byte, self.scope.version == before, snap))
+            if self._past_limit():
+                # Past the launch limit: nothing after it is checked.
+                self.stopped_in_walk = True
+                self.stopped_early = any(c.is_named for c in children[k + 1 :])
+                break
+        self.tops = tops
+
+    def reread(self, snap: Snapshot, assigned, sourced: bool) -> bool:
+        """Walk this text, the statements of a script an edit touched, from
+        ``snap`` (the state before them), as the walk of the whole script
+        would; ``assigned`` and ``sourced`` are what that walk found.  False
+        when this cannot stand for it: the text does not parse alone, or
+        it changes variables or functions that later launches may read."""
+        snap.restore(self.scope)
+        self.tops = []
+        before = self.scope.version
+        self.text.data = self.text.src.encode("utf-8", "surrogatepass")
+        tree = parse_tree(self.text.data)
+        root = tree.root_node
+        if root.has_error:
+            return False
+        self._walk_tops(root, journal=False)
+        if self.scope.version != before:
+            return False
+        self.scope.assigned = set(assigned)
+        self.scope.sourced = sourced
+        self._finish_unset()
+        for launch in self.direct:
+            launch.layout = self._layout(launch)
+        return True
+
+    def _past_limit(self) -> bool:
+        """Whether the walk is past the launch limit.  A launch found some
+        other way than as a command of its own (an alias, a script fed to a
+        shell) is counted here, after its statement."""
+        if self.unread is None and self.max_launches and len(self.launches) > self.max_launches:
+            self.unread = self.launches[self.max_launches].entry_span
+        return self.unread is not None
+
+    # -- statements --------------------------------------------------------------
+
+    def _stmt(self, node: Node) -> None:
+        t = node.type
+        if t == "command":
+            self._command(node, [])
+        elif t == "redirected_statement":
+            self._redirected(node)
+        elif t == "variable_assignment":
+            self._assign(node, export=self.scope.allexport)
+        elif t == "declaration_command":
+            joined = self._joined(node)
+            self._declare(node, joined[0] if joined else None)
+            if joined:
+                self._lines_alone(joined[1], [])
+        elif t == "unset_command":
+            joined = self._joined(node)
+            for c in joined[0] if joined else node.named_children:
+                self.scope.unset(self.text.of(c))
+            if joined:
+                self._lines_alone(joined[1], [])
+        elif t == "function_definition":
+            self._define(node)
+        elif t == "list":
+            self._list(node)
+        elif t in ("subshell", "pipeline", "command_substitution", "process_substitution"):
+            self._isolated(node)
+        elif t == "if_statement":
+            self._if(node)
+        elif t in ("for_statement", "select_statement"):
+            self._for(node)
+        elif t in _CONDITIONAL or t == "c_style_for_statement":
+            self._conditional(node)
+        elif t == "ERROR":
+            self._error(node)
+        elif t in ("comment", "heredoc_body", "test_command", "word", "string"):
+            return
+        else:
+            for c in node.named_children:
+                if self._past_limit():
+                    break  # past the launch limit (see ``_walk_tops``)
+                self._stmt(c)
+
+    def _isolated(self, node: Node) -> None:
+        """A subshell: its variable changes do not reach the script."""
+        if node.type == "command_substitution":
+            if node.start_byte in self.seen_subst:
+                return
+            self.seen_subst.add(node.start_byte)
+        saved = self.scope.vars.copy()
+        mark = len(saved.log)
+        for c in node.named_children:
+            self._stmt(c)
+        self.scope.vars = saved
+        # Putting the variables back changes them again: log it.
+        saved.log.extend(dict.fromkeys(saved.log[mark:]))
+
+    def _conditional(self, node: Node) -> None:
+        self.scope.cond += 1
+        try:
+            for c in node.named_children:
+                self._stmt(c)
+        finally:
+            self.scope.cond -= 1
+
+    def _list(self, node: Node) -> None:
+        """``a && b``, ``a || b``: only the first command always runs."""
+        kids = node.named_children
+        if not kids:
+            return
+        self._stmt(kids[0])
+        self.scope.cond += 1
+        try:
+            for c in kids[1:]:
+                self._stmt(c)
+        finally:
+            self.scope.cond -= 1
+
+    def _if(self, node: Node) -> None:
+        """The condition always runs; the branches may not."""
+        depth = self.scope.cond
+        try:
+            for c in node.children:
+                if c.type == "then":
+                    self.scope.cond = depth + 1
+                elif c.type in ("elif_clause", "else_clause"):
+                    self.scope.cond = depth
+                    self._conditional(c)
+                elif c.is_named:
+                    self._stmt(c)
+        finally:
+            self.scope.cond = depth
+
+    def _for(self, node: Node) -> None:
+        name = node.child_by_field_name("variable")
+        if name is not None:
+            self.scope.set(
+                self.text.of(name),
+                Var(note=f"${self.text.of(name)} is a loop variable"),
+                self.text.span(name),
+            )
+        self._conditional(node)
+
+    def _define(self, node: Node) -> None:
+        self.scope.version += 1
+        name = node.child_by_field_name("name")
+        body = node.child_by_field_name("body")
+        if name is not None and body is not None:
+            self.scope.functions.setdefault(self.text.of(name), body)
+
+    def _call(self, name: str) -> None:
+        """A function's body runs at its first call, seeing the globals then."""
+        self.scope.version += 1
+        self.scope.called.add(name)
+        body = self.scope.functions[name]
+        if not isinstance(body, Node):
+            # Defined before a snapshot, which keeps only the name (see
+            # ``Journal``): a call changes the state, so a re-read from the
+            # snapshot stops here and the whole script is read again.
+            return
+        self.scope.frames.append({})
+        before = len(self.launches)
+        try:
+            self._stmt(body)
+            self.in_calls.update(id(launch) for launch in self.launches[before:])
+        finally:
+            frame = self.scope.frames.pop()
+            for var, old in frame.items():
+                if old is None:
+                    self.scope.vars.pop(var, None)
+                else:
+                    self.scope.vars[var] = old
+
+    def _redirected(self, node: Node) -> None:
+        redirects = [c for c in node.named_children if c.type in _REDIRECTS]
+        body = [c for c in node.named_children if c.type not in _REDIRECTS]
+        for c in body:
+            if c.type == "command":
+                self._command(c, redirects)
+            else:
+                self._stmt(c)
+                if redirects:
+                    self._stdin_scripts(None, redirects)
+        for r in redirects:
+            # ``> log`` then a line starting with a backslash: read as one
+            # more file name (see ``_joined_lines``).
+            joined = self._joined(r) if r.type == "file_redirect" else None
+            if joined:
+                self._lines_alone(joined[1], [])
+
+    # -- variables ---------------------------------------------------------------
+
+    def _assign(self, node: Node, *, export: bool = False, local: bool = False) -> None:
+        kids = node.children
+        if not kids:
+            return
+        target = kids[0]
+        if target.type == "subscript":  # ``A[1]=x``: keep it simple, the array is unknown
+            arr = target.named_children[0] if target.named_children else target
+            name = self.text.of(arr)
+            self.scope.set(name, Var(is_array=True, note=f"${name} is changed element by element"), self.text.span(node))
+            return
+        name = self.text.of(target)
+        append = len(kids) > 1 and kids[1].type == "+="
+        value = kids[2] if len(kids) > 2 else None
+        span = self.text.span(node)
+        if value is not None and value.type == "array":
+            var = self._array_value(name, value)
+        elif value is None:
+            var = Var(value=MStr.empty())
+        else:
+            b = Builder()
+            b.assign = True
+            self.expander.add(value, b, quoted=True)
+            m = b.joined()
+            if b.exact:
+                var = Var(value=m)
+            else:
+                why = f" ({b.notes[0]})" if b.notes else ""
+                var = Var(note=f"${name} is only known when the script runs{why}")
+        if append:
+            old = self.scope.vars.get(name)
+            var = appended(old, var, name)
+        var.exported = export
+        self.scope.set(name, var, span, local=local)
+
+    def _array_value(self, name: str, node: Node) -> Var:
+        items: list[MStr] = []
+        spans: list[Span] = []
+        for c in node.named_children:
+            if c.type == "comment":
+                continue
+            for out in self.expander.words(c):
+                if out.opaque or not out.word.exact:
+                    return Var(is_array=True, note=f"${{{name}[@]}} holds values only known when the script runs")
+                items.append(out.m)
+                spans.append(out.word.span)
+        return Var(items=items, item_spans=spans, is_array=True)
+
+    def _declare(self, node: Node, named: list[Node] | None = None) -> None:
+        """``export``/``local``/``declare``...; ``named``: its named children
+        when not all are its own (see ``_joined``)."""
+        kids = node.children
+        keyword = kids[0].type if kids else ""
+        named = node.named_children if named is None else named
+        opts = {self.text.of(c) for c in named if c.type == "word"}
+        export = keyword == "export" or any(o.startswith("-") and "x" in o for o in opts)
+        local = keyword == "local" or (keyword in ("declare", "typeset") and "-g" not in opts and bool(self.scope.frames))
+        for c in named:
+            if c.type in ("command_substitution", "simple_expansion", "expansion", "concatenation", "string"):
+                # ``export $(grep -v '^#' .env | xargs)``: names we cannot see.
+                self.scope.version += 1
+                self.scope.sourced = True
+            elif c.type == "variable_assignment":
+                self._assign(c, export=export or self.scope.allexport, local=local)
+            elif c.type == "variable_name":
+                name = self.text.of(c)
+                old = self.scope.vars.get(name)
+                if old is not None:
+                    if export:
+                        # A new object: snapshots of ``vars`` (subshells) share the old one.
+                        self.scope.version += 1
+                        self.scope.vars[name] = replace(old, exported=True)
+                        self.scope.exported.add(name)
+                    if local:
+                        self.scope.set(name, Var(note=f"${name} is declared without a value"), self.text.span(c), local=True)
+                else:
+                    self.scope.set(
+                        name,
+                        Var(exported=export, note=f"${name} comes from the environment"),
+                        self.text.span(c),
+                        local=local,
+                    )
+
+    def _builtin(self, name: str, kids: list[Node], a: int, b: int) -> bool:
+        """Commands that change variables. True when the command (its named
+        children ``kids``, at ``[a, b)``) was one."""
+        if name not in _BUILTINS:
+            return False
+        if name in ("source", "."):
+            self.scope.version += 1
+            self.scope.sourced = True
+            return True
+        args = [c for c in kids if c.type in _WORDISH]
+        if name in ("read", "mapfile", "readarray", "getopts", "printf"):
+            texts = [self.text.of(c) for c in args]
+            targets: list[str] = []
+            if name == "getopts" and len(texts) >= 2:
+                targets = [texts[1]]
+            elif name == "printf":
+                if "-v" in texts and texts.index("-v") + 1 < len(texts):
+                    targets = [texts[texts.index("-v") + 1]]
+            else:
+                skip = False
+                for t in texts:
+                    if skip:  # the value of an option such as ``-p PROMPT``
+                        skip = False
+                    elif t in _READ_VALUE_OPTS:
+                        skip = True
+                    elif not t.startswith("-"):
+                        targets.append(t)
+            for t in targets:
+                if re.fullmatch(r"[A-Za-z_]\w*", t):
+                    self.scope.set(t, Var(note=f"${t} is read when the script runs"), self.text.doc_span(a, b))
+            return name != "printf" or bool(targets)
+        if name == ":":
+            # ``: "${X:=default}"`` is how scripts set defaults.
+            for c in args:
+                self.expander.words(c)
+            return True
+        if name == "set":
+            self.scope.version += 1
+            for c in args:
+                t = self.text.of(c)
+                if t.startswith("-") and "a" in t[1:] and not t.startswith("--"):
+                    self.scope.allexport = True
+                elif t.startswith("+") and "a" in t[1:]:
+                    self.scope.allexport = False
+                elif t == "allexport":
+                    self.scope.allexport = True
+            return True
+        return False
+
+    # -- commands ----------------------------------------------------------------
+
+    def _command(self, node: Node, redirects: list[Node]) -> None:
+        joined = self._joined(node)
+        if joined is None:
+            self._simple_command(node.named_children, node.start_byte, node.end_byte, redirects)
+            return
+        own, lines = joined
+        if own:
+            # A comment ending its line is not part of the command.
+            end = next((c.end_byte for c in reversed(own) if c.type != "comment"), own[-1].end_byte)
+            self._simple_command(own, node.start_byte, end, [])
+        self._lines_alone(lines, redirects)
+
+    def _joined(self, node: Node) -> tuple[list[Node], list[tuple[int, int, int]]] | None:
+        """``node``'s own named children and the lines tree-sitter-bash joined
+        to it (see ``_joined_lines``), or None when it joined none."""
+        a = node.start_byte
+        if self.text.src.find("\n", a, node.end_byte) < 0:
+            return None
+        kids = node.named_children
+        lines = self._joined_lines(kids, a)
+        return (kids[: lines[0][0]], lines) if lines else None
+
+    def _lines_alone(self, lines: list[tuple[int, int, int]], redirects: list[Node]) -> None:
+        """Each joined line read alone; ``redirects`` (of the statement they
+        were joined in) go with the last."""
+        for k, (_, start, end) in enumerate(lines):
+            self._line_alone(start, end, redirects if k == len(lines) - 1 else [])
+
+    def _joined_lines(self, kids: list[Node], start: int) -> list[tuple[int, int, int]]:
+        """Lines tree-sitter-bash joined to the command on the line above.
+
+        It reads a line starting with a backslash (``\\"x``) as more words of
+        the command above, the line break included in the first of them (a
+        grammar bug); to a shell the line break ends that command and the
+        line is a command of its own.  No word of a command can start after
+        a line break that no backslash continues.  Each joined line as (index
+        of its first child, where it starts, where it ends)."""
+        src = self.text.src
+        starts: list[tuple[int, int]] = []
+        for k, c in enumerate(kids):
+            at = c.start_byte
+            while at < c.end_byte and src[at] in "\r\n":
+                at += 1
+            gap = src[kids[k - 1].end_byte if k else start : at].replace("\\\r\n", "").replace("\\\n", "")
+            if "\n" in gap:
+                starts.append((k, at))
+        return [(k, at, kids[starts[n + 1][0] - 1].end_byte if n + 1 < len(starts) else kids[-1].end_byte)
+                for n, (k, at) in enumerate(starts)]
+
+    def _line_alone(self, a: int, b: int, redirects: list[Node]) -> None:
+        """Read ``[a, b)`` (one line ``_joined_lines`` found) as the statement it is."""
+        tree = parse_range(self.text.data, self.text.src, a, b)
+        for c in tree.root_node.children:
+            if c.type == "command":
+                self._simple_command(c.named_children, c.start_byte, c.end_byte, redirects)
+            elif c.is_named:
+                self._stmt(c)
+
+    def _simple_command(self, kids: list[Node], a: int, b: int, redirects: list[Node]) -> None:
+        """The command made of ``kids`` (named children), at ``[a, b)``."""
+        # The ``name`` field: the grammar has no other ``command_name`` (and
+        # this is cheaper than asking for the field by name).
+        name_node = next((c for c in kids if c.type == "command_name"), None)
+        if name_node is None:
+            for c in kids:  # ``A=1`` alone on the line above a joined one
+                if c.type == "variable_assignment":
+                    self._stmt(c)
+            return
+        name = self.text.of(name_node)
+        if self._builtin(name, kids, a, b):
+            return
+        if name in self.scope.functions and name not in self.scope.called:
+            self._call(name)
+        if not (could_start_launch(name) or "$" in name):
+            # Most commands: only a script fed to them, or a launch inside a
+            # ``$(...)`` of theirs, can matter.
+            text = self.text.lit[a:b]
+            if redirects or "vllm" in text:
+                prefix, args, stdin = self._command_parts(kids, redirects)
+                if "$(" in text or "`" in text:
+                    for c in args:
+                        self._walk_substitutions(c)
+                if stdin:
+                    self._stdin_scripts([name_node] + args, stdin)
+            return
+        prefix, args, stdin = self._command_parts(kids, redirects)
+        args.insert(0, _name_word(name_node))
+        words, special = self.expander.argv(args)
+        env = self._env(prefix)
+        launches = find_launches(words, form=self.form, env=env, expand=self._inner_expand(),
+                                   parse_script=parse_shell)
+        if launches and self.max_launches and len(self.launches) >= self.max_launches:
+            # Past the limit: the walk stops here (reading the rest would be
+            # most of the parse of a long script, for launches not checked).
+            if self.unread is None:
+                self.unread = launches[0].entry_span
+            return
+        for launch in launches:
+            self._adopt(launch, a, b, words, special)
+        if stdin and not launches:
+            self._stdin_scripts(args, stdin, words)
+
+    def _command_parts(self, kids: list[Node], redirects: list[Node]) -> tuple[list[Node], list[Node], list[Node]]:
+        """(env prefixes, arguments, redirections) of a command node's named children."""
+        prefix: list[Node] = []
+        args: list[Node] = []
+        stdin: list[Node] = list(redirects)
+        seen_name = False
+        for c in kids:
+            t = c.type
+            if t == "variable_assignment" and not seen_name:
+                prefix.append(c)
+            elif t == "command_name":
+                seen_name = True
+            elif t in _REDIRECTS:
+                stdin.append(c)
+            elif t != "comment":
+                args.append(c)
+        return prefix, args, stdin
+
+    def _walk_substitutions(self, node: Node) -> None:
+        if node.type in ("command_substitution", "process_substitution"):
+            self._isolated(node)
+            return
+        for c in node.named_children:
+            self._walk_substitutions(c)
+
+    def _inner_expand(self) -> str:
+        return "github" if self.expand == "github" else "shell"
+
+    def _env(self, prefix: list[Node]) -> Env:
+        """The environment a command sees: exported variables and its prefixes."""
+        if not prefix:
+            return self.scope.exported_env()
+        env = Env.over(self.scope.exported_env())
+        for p in prefix:
+            kids = p.children
+            if not kids or kids[0].type != "variable_name":
+                continue
+            name = self.text.of(kids[0])
+            value = kids[2] if len(kids) > 2 else None
+            if value is None:
+                env[name] = EnvVar(name, "", self.text.span(p), True)
+                continue
+            b = Builder()
+            self.expander.add(value, b, quoted=True)
+            env[name] = EnvVar(name, b.joined().text if b.exact else None, self.text.span(p), b.exact)
+        return env
+
+    def _adopt(self, launch: Launch, a: int, b: int, words: list[Word], special: dict[int, Out]) -> None:
+        """Finish a launch found in the command at ``[a, b)`` of this text.
+
+        ``special``: the words that may hide several (opaque) or use unset
+        variables, by id (see ``Expander.argv``)."""
+        self.launches.append(launch)
+        if not words or launch.span.start != words[0].span.start:
+            self._explain_hidden(launch)
+            return  # found inside a nested script, which finished it
+        launch.span = cover(self.text.doc_span(a, b), launch.span)
+        self.direct.append(launch)
+        if not special:
+            return
+        args: list[Word] = []
+        for w in launch.args:
+            out = special.get(id(w))
+            if out is not None and out.opaque:
+                launch.opaque.append(w)
+                continue
+            args.append(w)
+            if out is not None and out.unset:
+                self._note_unset(launch, w, out)
+        launch.args = args
+
+    def _explain_hidden(self, launch: Launch) -> None:
+        """An inner script (``sh -c '...'``) sees only exported variables."""
+        for p in launch.problems:
+            name = p.data.get("variable") if p.code == problems.UNSET_VARIABLE else None
+            if name and name in self.scope.vars and not self.scope.vars[name].exported:
+                p.message = (
+                    f"${name} is set in this file but not exported, so the inner "
+                    "script does not see it: vLLM would receive an empty value"
+                )
+
+    def _note_unset(self, launch: Launch, w: Word, out: Out) -> None:
+        """Unset variables matter in a value or the model, not in a flag's name."""
+        eq = w.text.find("=") if w.text.startswith("-") else -1
+        for name, span, index in out.unset:
+            if w.text.startswith("-") and (eq < 0 or index <= eq):
+                continue
+            self.pending_unset.append((launch, name, span))
+
+    def _finish_unset(self) -> None:
+        if self.scope.sourced:
+            return
+        for launch, name, span in self.pending_unset:
+            if name in self.scope.assigned:
+                continue
+            launch.problems.append(
+                ParseProblem(
+                    problems.UNSET_VARIABLE,
+                    f"${name} is not set in this file and has no default: "
+                    "vLLM would receive an empty value",
+                    span,
+                    "warning",
+                    {"variable": name},
+                )
+            )
+
+    def _layout(self, launch: Launch) -> str:
+        if not launch.args:
+            return "single-line"
+        a = self.text.local(launch.entry_span.start)
+        b = self.text.local(launch.args[-1].span.end)
+        src = self.text.src
+        return "multiline-backslash" if src.find("\\\n", a, b) >= 0 or src.find("\\\r\n", a, b) >= 0 else "single-line"
+
+    # -- scripts inside scripts --------------------------------------------------
+
+    def _stdin_scripts(self, kids: list[Node] | None, redirects: list[Node], words: list[Word] | None = None) -> None:
+        """A heredoc or here-string fed to a shell is a script; one fed to ``cat`` is data."""
+        bodies = []
+        for r in redirects:
+            if r.type == "heredoc_redirect":
+                body = next((c for c in r.named_children if c.type == "heredoc_body"), None)
+                start = next((c for c in r.named_children if c.type == "heredoc_start"), None)
+                if body is not None and "vllm" in self.text.of(body):
+                    quoted = start is not None and any(q in self.text.of(start) for q in "'\"\\")
+                    bodies.append((body.start_byte, body.end_byte, not quoted))
+            elif r.type == "herestring_redirect":
+                for c in r.named_children:
+                    if "vllm" in self.text.of(c):
+                        bodies.append(("word", c, None))
+        if not bodies or kids is None:
+            return
+        if words is None:
+            words = []
+            for c in kids:
+                if c.type == "command_name" or (c.type in _WORDISH):
+                    words.extend(o.word for o in self.expander.words(_name_word(c)))
+        if not _reads_script(words):
+            return
+        for item in bodies:
+            if item[0] == "word":
+                for out in self.expander.words(item[1]):
+                    self._nested(out.m, self.scope.exported_env(), None)
+            else:
+                a, b, expands = item
+                text = MStr(self.text.lit[a:b], [self.text.doc(i) for i in range(a, b)], [self.text.doc(i + 1) for i in range(a, b)])
+                # An unquoted heredoc is expanded by this shell first: the inner
+                # script sees this script's variables, exported or not.
+                inherited = {k: replace(v) for k, v in self.scope.vars.items()} if expands else None
+                self._nested(text, self.scope.exported_env(), inherited)
+
+    def _nested(self, script: MStr, env: dict[str, EnvVar], outer_vars: dict[str, Var] | None) -> None:
+        offsets = script.offsets() or [self.text.doc(0)]
+        result = _parse(script.text, offsets, 0, self.form, env, self._inner_expand(), outer_vars)
+        for launch in result.launches:
+            self._explain_hidden(launch)
+        self.launches.extend(result.launches)
+        self.problems.extend(result.problems)
+
+    # -- broken input ------------------------------------------------------------
+
+    def _error(self, node: Node) -> None:
+        """Inside an ERROR node: still read what looks like commands."""
+        run: list[Node] = []
+        for c in node.children:
+            if c.type == "command_name":
+                self._pseudo_command(run)
+                run = [c]
+            elif run and c.type in _WORDISH:
+                run.append(c)
+            else:
+                self._pseudo_command(run)
+                run = []
+                if c.is_named and c.type not in _WORDISH:
+                    self._stmt(c)
+        self._pseudo_command(run)
+
+    def _pseudo_command(self, run: list[Node]) -> None:
+        if not run:
+            return
+        name = self.text.of(run[0])
+        if not (could_start_launch(name) or "$" in name):
+            return
+        words, special = self.expander.argv([_name_word(run[0])] + run[1:])
+        a, b = run[0].start_byte, run[-1].end_byte
+        for launch in find_launches(words, form=self.form, env=self._env([]), expand=self._inner_expand(),
+                                   parse_script=parse_shell):
+            self._adopt(launch, a, b, words, special)
+
+
+def _name_word(node: Node) -> Node:
+    """The word inside a ``command_name`` node."""
+    if node.type == "command_name" and node.named_child_count:
+        return node.named_child(0)
+    return node
+
+
+def _reads_script(words: list[Word]) -> bool:
+    """Whether an argv runs a shell that reads its script from stdin."""
+    texts = [w.text for w in words]
+    for k in range(len(texts) - 1, -1, -1):
+        if basename(texts[k]) in _SHELLS:
+            rest = texts[k + 1 :]
+            if "-s" in rest or all(t.startswith("-") and "c" not in t[1:] for t in rest):
+                return True
+            return False
+    if texts and basename(texts[0]) == "ssh":
+        k, positional = 1, []
+        while k < len(texts):
+            t = texts[k]
+            if t in _SSH_VALUE:
+                k += 2
+                continue
+            if not t.startswith("-"):
+                positional.append(t)
+            k += 1
+        return len(positional) == 1
+    return False
+
+
+def _weak(method):
+    """``method`` called through a weak reference to its object."""
+    ref = weakref.WeakMethod(method)
+    return lambda *args: ref()(*args)
