@@ -15,6 +15,7 @@ declares changed (``signature``); ``rule_evaluations`` counts the runs.
 from __future__ import annotations
 
 import os
+import weakref
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable
 
@@ -69,8 +70,11 @@ class _Run:
     # the first edit on, since most launches of an open file are never
     # edited, and describing them all costs a third of a big script's memory.
     sign: bool
-    # The document and the --config files read, by path.
+    # The document and the --config files read, by path, and their texts
+    # for rules and fixes (a closure over ``sources`` alone: what a rule
+    # keeps of it must not keep this lint, and the last one, alive).
     sources: dict[str, SourceText]
+    text_of: Callable[[str], str | None]
     # This lint's results by key: a file that repeats a launch word for
     # word (a generated matrix, a loop unrolled) checks it once.
     twins: dict[tuple, LaunchResult] = field(default_factory=dict)
@@ -78,10 +82,6 @@ class _Run:
     def old_at(self, index: int) -> LaunchResult | None:
         """The last lint's launch that had this launch's place."""
         return self.before[index] if index < len(self.before) else None
-
-    def text_of(self, path: str) -> str | None:
-        src = self.sources.get(path)
-        return src.text if src is not None else None
 
 
 class Engine:
@@ -221,8 +221,10 @@ class Engine:
         refs: dict[int, Word] = {}
         for launch, word in parsed.config_refs:
             refs.setdefault(id(launch), word)
+        sources = {path: source}
         return _Run(path, source, parsed, settings, edit, before, by_key, stable, refs,
-                    sign=self.reuse_rules and previous is not None, sources={path: source})
+                    sign=self.reuse_rules and previous is not None, sources=sources,
+                    text_of=lambda p: sources[p].text if p in sources else None)
 
     def _within_limit(self, path: str, parsed: ParsedDocument, settings: Settings, version: str,
                       diagnostics: list[Diagnostic]) -> list[Launch]:
@@ -514,13 +516,15 @@ class _Relint:
 
     def __init__(self, engine: Engine) -> None:
         self.overlay: dict[str, str] = {}
-        self._serves = engine
+        self.read_file = engine.read_file
+        # Weak: the engine served keeps this, and is freed by reference counting.
+        self._serves = weakref.ref(engine)
         self._engine: Engine | None = None
 
     @property
     def engine(self) -> Engine:
         if self._engine is None:
-            serves = self._serves
+            serves = self._serves()
             # Launches the fix left alone are reused; the fixed one is
             # re-checked whole.  Per-rule signatures would cost more than
             # they save here: a fix changes the launch, and describing a
@@ -537,7 +541,7 @@ class _Relint:
     def _read(self, path: str) -> str | None:
         if path in self.overlay:
             return self.overlay[path]
-        return self._serves.read_file(path)
+        return self.read_file(path)
 
     def lint(self, main: str, text: str, overlay: dict[str, str], settings: Settings) -> list[Diagnostic]:
         engine = self.engine

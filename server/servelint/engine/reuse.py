@@ -147,7 +147,7 @@ class LazyIndex:
         """The last lint's result with this key (the same launch text, words,
         environment and context), if any."""
         if self._by_key is None:
-            # By the launch's text (key[2], see Engine._launch_key): a string
+            # By the launch's text (key[2], see launch_key): a string
             # keeps its hash, a tuple of tuples hashes again on every lookup,
             # and this index is built on every keystroke.
             self._by_key = {}
