@@ -162,7 +162,7 @@ def lsp_edits(doc: gen.Generated, sequence: str, n: int, *, pull: bool = False, 
 
 def debounce_ms() -> float | None:
     try:
-        from servelint.lsp.server import DEBOUNCE_S
+        from servelint.lsp.session import DEBOUNCE_S
     except Exception:
         return None
     return DEBOUNCE_S * 1e3

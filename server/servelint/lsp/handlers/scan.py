@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..engine import Engine
+from ...engine import Engine
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .server import ServelintServer
+    from ..server import ServelintServer
 
 # A workspace with more candidate files than this is a monorepo or a data
 # folder; checking its first files keeps the editor responsive.
@@ -58,12 +58,12 @@ class WorkspaceScan:
 
         roots = [uris.to_fs_path(f.uri) for f in self.ls.workspace.folders.values()]
         roots = [r for r in roots if r]
-        if not roots and self.ls.root:
-            roots = [self.ls.root]
+        if not roots and self.ls.session.root:
+            roots = [self.ls.session.root]
         return [r for r in roots if os.path.isdir(r)]
 
     def _files(self) -> list[str]:
-        from ..files import walk
+        from ...files import walk
 
         out = []
         for path in walk(self._roots()):
@@ -75,15 +75,15 @@ class WorkspaceScan:
     def _lint(self, path: str, stamp: tuple) -> _Report | None:
         """Runs in the worker."""
         ls = self.ls
-        text = ls._read_file(path)
+        text = ls.session.read_file(path)
         if text is None:
             return None
         if self._engine is None:
             # Its own engine: the incremental state of open documents stays untouched.
-            self._engine = Engine(ls.base_settings, read_file=ls._read_file, records=ls.engine.records)
-        result = self._engine.lint(path, text, settings=ls.settings_for(path))
+            self._engine = Engine(ls.session.base_settings, read_file=ls.session.read_file, records=ls.session.engine.records)
+        result = self._engine.lint(path, text, settings=ls.session.settings_for(path))
         self._engine.forget(path)
-        diags, rid, _ = ls.convert(path, result, None, {})
+        diags, rid, _ = ls.session.convert(path, result, None, {})
         return _Report(stamp, diags, rid, frozenset(p for p in result.sources if p != path))
 
     async def reports(self, previous: dict[str, str], token) -> list:
@@ -94,7 +94,7 @@ class WorkspaceScan:
         ls = self.ls
         loop = asyncio.get_running_loop()
         files = await loop.run_in_executor(None, self._files)
-        open_paths = {st.path for st in ls.docs.values()}
+        open_paths = {st.path for st in ls.session.docs.values()}
         todo = []
         for path in files:
             if path in open_paths:
@@ -109,7 +109,7 @@ class WorkspaceScan:
                 todo.append((path, stamp))
         progress = await self._begin(token, len(todo)) if todo else None
         for i, (path, stamp) in enumerate(todo):
-            report = await loop.run_in_executor(ls.executor, self._lint, path, stamp)
+            report = await loop.run_in_executor(ls.session.executor, self._lint, path, stamp)
             if report is None:
                 self._reports.pop(path, None)
             else:
@@ -119,7 +119,7 @@ class WorkspaceScan:
                     message=f"{i + 1}/{len(todo)} files", percentage=int(100 * (i + 1) / len(todo))))
         if progress is not None:
             ls.work_done_progress.end(progress, types.WorkDoneProgressEnd(message=f"checked {len(todo)} files"))
-        from .convert import uri_of
+        from ..convert import uri_of
 
         items = []
         for path in files:

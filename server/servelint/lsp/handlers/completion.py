@@ -16,14 +16,15 @@ from typing import TYPE_CHECKING, Iterable
 
 from lsprotocol import types
 
-from .. import knowledge
-from ..argv import Flag, primary_string
-from ..model import Word
-from ..text import SourceText, Span
-from . import convert
+from ... import knowledge
+from ...argv import Flag, primary_string
+from ...model import Word
+from ...text import SourceText, Span
+from .. import convert
+from .guard import guard
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .server import ServelintServer
+    from ..server import ServelintServer
 
 _JSON_KEY = re.compile(r'("?)([A-Za-z0-9_]*)$')
 _YAML_KEY = re.compile(r"^([ \t]*)([A-Za-z0-9_-]*)$")
@@ -164,12 +165,12 @@ def _after_name(src: SourceText, flags: Iterable[Flag], offset: int) -> Flag | N
 
 async def complete(ls: "ServelintServer", params: types.CompletionParams) -> types.CompletionList | None:
     uri = params.text_document.uri
-    st = await ls.lint(uri, publish=False)
+    st = await ls.session.lint(uri, publish=False)
     if st is None or st.result is None:
         return None
     result = st.result
     items = _Items(ls)
-    src = ls.source(st, result)
+    src = ls.session.source(st, result)
     offset = src.offset_at(params.position.line, params.position.character)
     found: list[types.CompletionItem] = []
     for lr in result.launches:
@@ -200,3 +201,15 @@ async def complete(ls: "ServelintServer", params: types.CompletionParams) -> typ
     if not found:
         return None
     return types.CompletionList(is_incomplete=False, items=found)
+
+
+@guard()
+async def on_completion(ls: "ServelintServer", params: types.CompletionParams):
+    return await complete(ls, params)
+
+
+def register(server: "ServelintServer") -> None:
+    server.feature(
+        types.TEXT_DOCUMENT_COMPLETION,
+        types.CompletionOptions(trigger_characters=["-", "=", " ", '"', "{", "."]),
+    )(on_completion)

@@ -15,11 +15,13 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from .. import suppress
-from . import convert
+from ... import suppress
+from .. import convert
+from .guard import guard
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .server import DocState, ServelintServer
+    from ..server import ServelintServer
+    from ..session import DocState
 
 QUICKFIX = types.CodeActionKind.QuickFix.value
 FIX_ALL = "source.fixAll.servelint"
@@ -58,7 +60,7 @@ def _data_of(st: "DocState", d: types.Diagnostic) -> dict | None:
 
 async def code_actions(ls: "ServelintServer", params: types.CodeActionParams) -> list[types.CodeAction]:
     uri = params.text_document.uri
-    st = ls.docs.get(uri)
+    st = ls.session.docs.get(uri)
     if st is None:
         return []
     only = params.context.only
@@ -89,7 +91,7 @@ async def _working(ls: "ServelintServer", st: "DocState", d: types.Diagnostic, d
         return None
     for mine, origin in zip(st.latest[0], st.origins):
         if _same(mine, d):
-            return (await ls.verified_fixes(st.result, [origin]))[0]
+            return (await ls.session.verified_fixes(st.result, [origin]))[0]
     return None
 
 
@@ -105,7 +107,7 @@ def _fix_actions(ls: "ServelintServer", d: types.Diagnostic, data: dict,
         if not isinstance(fx, dict) or not isinstance(fx.get("title"), str):
             continue
         edits = convert.text_edits_from_json(fx.get("edits"))
-        if edits is None or not (ls.document_changes or _current(ls, edits)):
+        if edits is None or not (ls.session.document_changes or _current(ls, edits)):
             continue
         out.append(
             types.CodeAction(
@@ -113,7 +115,7 @@ def _fix_actions(ls: "ServelintServer", d: types.Diagnostic, data: dict,
                 kind=types.CodeActionKind.QuickFix,
                 diagnostics=[d],
                 is_preferred=bool(fx.get("preferred")),
-                edit=convert.workspace_edit(edits, ls.document_changes),
+                edit=convert.workspace_edit(edits, ls.session.document_changes),
             )
         )
     return out
@@ -139,13 +141,13 @@ async def _suppress_action(ls: "ServelintServer", st: "DocState", d: types.Diagn
     if not isinstance(name, str) or data.get("origin") or result is None or version != st.result_version:
         # Only for text the server has analysed at the diagnostic's version.
         return None
-    src = ls.source(st, result)
+    src = ls.session.source(st, result)
     span = convert.span_of(src, d.range)
     doc = ls.text_document(st.uri)
     language_id = doc.language_id if doc is not None else None
     loop = asyncio.get_running_loop()
     edit = await loop.run_in_executor(
-        ls.executor,
+        ls.session.executor,
         lambda: suppress.suppression_edit(st.path, result.source.text, span, name,
                                           language_id=language_id, parsed=result.parsed),
     )
@@ -158,14 +160,14 @@ async def _suppress_action(ls: "ServelintServer", st: "DocState", d: types.Diagn
         title=f"Suppress {code} {where}",
         kind=types.CodeActionKind.QuickFix,
         diagnostics=[d],
-        edit=convert.workspace_edit({st.uri: (version, [text_edit])}, ls.document_changes),
+        edit=convert.workspace_edit({st.uri: (version, [text_edit])}, ls.session.document_changes),
     )
 
 
 async def _fix_all(ls: "ServelintServer", uri: str) -> types.CodeAction | None:
     """Every safe fix of the document as it is now, skipping any that would
     touch text another chosen fix already changes."""
-    st = await ls.lint(uri, publish=False)
+    st = await ls.session.lint(uri, publish=False)
     if st is None:
         return None
     chosen: convert.DocEdits = {}
@@ -173,7 +175,7 @@ async def _fix_all(ls: "ServelintServer", uri: str) -> types.CodeAction | None:
     count = 0
     diags, origins = st.latest[0], st.origins
     fixable = [k for k, o in enumerate(origins) if any(f.safe for f in o.fixes)]
-    working = dict(zip(fixable, await ls.verified_fixes(st.result, [origins[k] for k in fixable])))
+    working = dict(zip(fixable, await ls.session.verified_fixes(st.result, [origins[k] for k in fixable])))
     for k, d in enumerate(diags):
         data = d.data if isinstance(d.data, dict) else {}
         fixes = [f for i, f in enumerate(data.get("fixes") or [])
@@ -201,5 +203,17 @@ async def _fix_all(ls: "ServelintServer", uri: str) -> types.CodeAction | None:
     return types.CodeAction(
         title=f"Fix all safe servelint problems ({count})",
         kind=FIX_ALL,
-        edit=convert.workspace_edit(chosen, ls.document_changes),
+        edit=convert.workspace_edit(chosen, ls.session.document_changes),
     )
+
+
+@guard(list)
+async def code_action(ls: "ServelintServer", params: types.CodeActionParams):
+    return await code_actions(ls, params)
+
+
+def register(server: "ServelintServer") -> None:
+    server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL]),
+    )(code_action)

@@ -14,18 +14,19 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from .. import knowledge
-from ..argv import Flag, primary_string
-from ..diagnostics import Diagnostic
-from ..jsonpos import locate
-from ..model import Word
-from ..output import doc_url
-from ..text import Span
-from . import convert
+from ... import knowledge
+from ...argv import Flag, primary_string
+from ...diagnostics import Diagnostic
+from ...jsonpos import locate
+from ...model import Word
+from ...output import doc_url
+from ...text import Span
+from .. import convert
+from .guard import guard
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..engine import LaunchResult
-    from .server import ServelintServer
+    from ...engine import LaunchResult
+    from ..server import ServelintServer
 
 MAX_CHOICES = 40
 
@@ -135,11 +136,11 @@ def _release_lines(flag: Flag, lr: "LaunchResult") -> list[str]:
 
 
 def _diagnostic_section(ls: "ServelintServer", d: Diagnostic) -> list[str]:
-    from ..rules import lookup
+    from ...rules import lookup
 
     out = [f"**{d.code}** {d.name}: {d.message}"]
     if d.record:
-        loaded = ls.engine.records.get(d.record)
+        loaded = ls.session.engine.records.get(d.record)
         if loaded is not None:
             rec = loaded.record
             out.append(f"\nvLLM error record `{rec.id}`:")
@@ -210,7 +211,7 @@ def _value_markdown(flag: Flag, word: Word, offset: int) -> tuple[list[str], Spa
                 parts.append("choices: " + ", ".join(_code(c) for c in field["choices"]))
             return parts, at
     if word.exact and option.type and not option.json:
-        from ..values import ValueProblem, convert
+        from ...values import ValueProblem, convert
 
         try:
             value = convert(option, word.text)
@@ -237,14 +238,14 @@ def _value_markdown(flag: Flag, word: Word, offset: int) -> tuple[list[str], Spa
 
 async def hover(ls: "ServelintServer", params: types.HoverParams) -> types.Hover | None:
     uri = params.text_document.uri
-    st = await ls.lint(uri, publish=False)
+    st = await ls.session.lint(uri, publish=False)
     if st is None or st.result is None:
         return None
     result = st.result
     loop = asyncio.get_running_loop()
     # Records load on first use; in the worker, where the engine also reads them.
-    await loop.run_in_executor(ls.executor, lambda: ls.engine.records)
-    src = ls.source(st, result)
+    await loop.run_in_executor(ls.session.executor, lambda: ls.session.engine.records)
+    src = ls.session.source(st, result)
     offset = src.offset_at(params.position.line, params.position.character)
     for lr in result.launches:
         inv = lr.invocation
@@ -268,3 +269,12 @@ def _markup_kind(ls: "ServelintServer") -> types.MarkupKind:
     if formats and types.MarkupKind.Markdown not in formats:
         return types.MarkupKind.PlainText
     return types.MarkupKind.Markdown
+
+
+@guard()
+async def on_hover(ls: "ServelintServer", params: types.HoverParams):
+    return await hover(ls, params)
+
+
+def register(server: "ServelintServer") -> None:
+    server.feature(types.TEXT_DOCUMENT_HOVER)(on_hover)
