@@ -12,10 +12,12 @@ logged as a key:
 * ``("extra",)``: the positional words vLLM will reject;
 * ``("config",)``: the ``--config`` file: its state, path and words;
 * ``("env", NAME)``: one environment variable; ``("env",)``: all of them;
+* ``("problems",)``: what the parser saw in the launch (a dropped `false`);
+* ``("args",)``: the launch's words as written;
 * ``("*",)``: something not modelled here, so anything may matter.
 
-The release, the target platform, the launch's entry and its opaque words
-(``"$@"``) are part of every rule's signature and are not logged.
+The release, the target platform, the launch's form, entry, image and opaque
+words (``"$@"``) are part of every rule's signature and are not logged.
 
 A derive function memoised per launch (``memo``) stores the reads made while
 computing it and replays them into every later caller, so a rule that gets a
@@ -39,6 +41,8 @@ MODEL = ("model",)
 EXTRA = ("extra",)
 CONFIG = ("config",)
 ALL_ENV = ("env",)
+PROBLEMS = ("problems",)
+ARGS = ("args",)
 EVERYTHING = ("*",)
 
 
@@ -101,6 +105,46 @@ class _RecordedEnv(Mapping):
         return len(self._env)
 
 
+class RecordedLaunch:
+    """A ``Launch`` whose reads are recorded; reads like one.
+
+    Its form, entry, entry span, image and opaque words are part of every
+    signature and read freely; its parse problems and its environment are
+    recorded; anything else counts as ``EVERYTHING``.
+    """
+
+    __slots__ = ("_launch", "_rec", "_env")
+
+    _FREE = frozenset({"form", "entry", "entry_span", "span", "image", "opaque", "layout", "container",
+                       "release_hints", "entry_unknown", "build", "key"})
+
+    def __init__(self, launch, rec: Recorder, env: Mapping) -> None:
+        self._launch, self._rec, self._env = launch, rec, env
+
+    @property
+    def raw(self):
+        return self._launch
+
+    @property
+    def problems(self):
+        self._rec.add(PROBLEMS)
+        return self._launch.problems
+
+    @property
+    def args(self):
+        self._rec.add(ARGS)
+        return self._launch.args
+
+    @property
+    def env(self) -> Mapping:
+        return self._env
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in self._FREE:
+            self._rec.add(EVERYTHING)
+        return getattr(self._launch, name)
+
+
 class RecordedInvocation:
     """An ``Invocation`` whose reads are recorded; reads like one.
 
@@ -109,23 +153,24 @@ class RecordedInvocation:
     rather than reused wrongly.
     """
 
-    __slots__ = ("_inv", "recorder", "_env")
+    __slots__ = ("_inv", "recorder", "_env", "_launch")
 
     def __init__(self, inv: "Invocation", recorder: Recorder) -> None:
         self._inv = inv
         self.recorder = recorder
         self._env = _RecordedEnv(inv.env, recorder)
+        self._launch = RecordedLaunch(inv.launch, recorder, self._env)
 
     @property
     def raw(self) -> "Invocation":
         """The invocation itself, for code that records nothing (fixes)."""
         return self._inv
 
-    # What is part of every signature: read freely.
     @property
-    def launch(self):
-        return self._inv.launch
+    def launch(self) -> RecordedLaunch:
+        return self._launch
 
+    # What is part of every signature: read freely.
     @property
     def knowledge(self) -> "ReleaseKnowledge":
         return self._inv.knowledge

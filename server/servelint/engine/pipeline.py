@@ -33,7 +33,7 @@ from . import io
 from .io import MAX_DOCUMENT_CHARS
 from .results import LaunchResult, LintResult
 from .reuse import Change, EnvKeys, LazyIndex, Stable, carried, launch_key, same_hints, within
-from .signature import Inputs, signature
+from .signature import CHECK_READS, Inputs, check_reads, signature
 
 log = LazyLogger(__name__)
 
@@ -390,7 +390,9 @@ class Engine:
         add_fixes(diagnostics, launch, path, run.text_of)
         ctx = Context(inv, path=path, base_dir=os.path.dirname(os.path.abspath(path)),
                       target=settings.target, resolve_model=self._models, text_of=run.text_of)
-        by_rule: dict[str, tuple[tuple, list[Diagnostic], Span]] = {}
+        # Per rule: what it read in its last run, the value of those reads,
+        # its findings and the launch's span then.
+        by_rule: dict[str, tuple[frozenset, tuple, list[Diagnostic], Span]] = {}
         old_rules = old.by_rule if old is not None else {}
         inputs = None
         for rule in self._rules_for(release.version, settings):
@@ -398,19 +400,26 @@ class Engine:
             if run.sign:
                 if inputs is None:
                     inputs = Inputs(inv, launch.span.start)
-                sig = signature(rule, inputs, release, settings)
                 before = old_rules.get(rule.name)
                 # A finding's own place is a word the rule read, but a fix
                 # may also point where the launch ends or between words it
                 # did not read (insert after the last flag): one typed
                 # character moves those, so a rule with fixes runs again.
-                if before is not None and before[0] == sig and not any(d.fixes for d in before[1]):
-                    diags = within(before[1], path, before[2], launch.span)
+                if before is not None and not any(d.fixes for d in before[2]):
+                    reads, sig = before[0], before[1]
+                    if signature(reads, inputs, release, settings) == sig:
+                        diags = within(before[2], path, before[3], launch.span)
             if diags is None:
                 self.rule_evaluations += 1
+                ctx.begin()
                 diags = self._run_rule(rule, ctx, path, release, settings)
+                reads = ctx.reads()
+                if CHECK_READS:
+                    check_reads(rule, reads)
+                if run.sign:
+                    sig = signature(reads, inputs, release, settings)
             if run.sign:
-                by_rule[rule.name] = (sig, diags, launch.span)
+                by_rule[rule.name] = (reads, sig, diags, launch.span)
             diagnostics.extend(diags)
         return LaunchResult(launch, release, inv, diagnostics, by_rule, key, launch.span.start)
 

@@ -23,8 +23,8 @@ class LaunchResult:
     release: ReleaseChoice
     _invocation: "argv.Invocation | None"
     diagnostics: list[Diagnostic]
-    # rule name → (input signature, diagnostics, the launch's span when they were made)
-    by_rule: dict[str, tuple[tuple, list[Diagnostic], Span]] = field(default_factory=dict)
+    # rule name -> (its recorded reads, their values, its findings, the launch span)
+    by_rule: dict[str, tuple[frozenset, tuple, list[Diagnostic], Span]] = field(default_factory=dict)
     key: tuple = ()
     base: int = 0
     # A launch that only moved reuses its diagnostics (shifted); its

@@ -1,16 +1,27 @@
 """A rule's inputs as a comparable value: when it is equal to the last
 lint's, the rule's findings are reused instead of running it again.
 
-A rule declares what it reads (``Rule.reads``: flag dests, ``*`` for every
-flag, ``?`` for flags no option knows, ``model``, ``config``, environment
-names in capitals); its signature is those inputs, with every place given
+What a rule read is recorded while it runs (``derive.view``: every flag,
+variable, model or config read through the ``Context`` it was handed); its
+signature is the value of each of those reads, with every place given
 relative to the launch's start, so that a launch that only moved keeps it.
+A rule whose inputs are unchanged makes the same reads again and finds the
+same things, so the reads of its last run are the ones to compare.
+
+The hand-written ``Rule.reads`` is only a hint: with ``SERVELINT_CHECK_READS=1``
+the engine logs each read a rule made that its hint leaves out (once per
+rule and read).  Such a read is not a bug any more, only a hint to update:
+a family's shared evaluation (memoised, see ``derive.view.memo``) counts for
+every rule that uses it.
 """
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
+from .. import LazyLogger
+from ..derive import view
 from ..release import ReleaseChoice
 from ..rules import Rule
 from ..settings import Settings
@@ -18,17 +29,19 @@ from ..settings import Settings
 if TYPE_CHECKING:  # pragma: no cover
     from .. import argv
 
+CHECK_READS = os.environ.get("SERVELINT_CHECK_READS") == "1"
+log = LazyLogger(__name__)
+
 
 class Inputs:
-    """What a launch gives its rules, each flag described once relative to
-    the launch's start: a rule's signature picks the flags it reads (a
-    launch with thousands of flags is not scanned once per rule)."""
+    """What a launch gives its rules, each part described once relative to
+    the launch's start: a rule's signature picks the parts it read (a launch
+    with thousands of flags is not scanned once per rule)."""
 
     def __init__(self, inv: "argv.Invocation", base: int) -> None:
         self.inv, self.base = inv, base
         self.all: list[tuple] = []
         self.by_dest: dict[str, list[tuple]] = {}
-        self.unknown: list[tuple] = []  # flags no option of the release knows
         for f in inv.flags:
             extra = f.unexpected_value
             row = (
@@ -40,48 +53,88 @@ class Inputs:
                 f.explicit, f.missing_value,
                 None if extra is None else (extra.text, extra.span.start - base, extra.span.end - base, extra.exact),
             )
-            self.all.append((len(self.all), row))
-            self.by_dest.setdefault(f.dest, []).append((len(self.all) - 1, row))
-            if f.option is None:
-                self.unknown.append((len(self.all) - 1, row))
+            self.all.append(row)
+            self.by_dest.setdefault(f.dest, []).append(row)
         launch = inv.launch
-        # Words the launch could not resolve ("$@") silence rules that would
-        # otherwise report a missing flag, and the entry (`vllm serve`) is
-        # where launch-wide findings are anchored: every rule depends on them.
-        self.common = (tuple(w.text for w in launch.opaque),
+        # What every rule depends on: the launch's kind, where launch-wide
+        # findings are anchored (the entry), and the words it could not
+        # resolve ("$@"), which silence rules that would report a missing flag.
+        self.common = (launch.form, launch.entry, launch.image, getattr(launch, "entry_unknown", None),
+                       tuple(w.text for w in launch.opaque),
                        launch.entry_span.start - base, launch.entry_span.end - base)
+        self._parts: dict[tuple, object] = {}
+
+    def part(self, key: tuple) -> object:
+        """The value of one recorded read, computed once per launch."""
+        got = self._parts.get(key, _MISSING)
+        if got is _MISSING:
+            got = self._parts[key] = self._compute(key)
+        return got
+
+    def _compute(self, key: tuple) -> object:
+        inv, base = self.inv, self.base
+        kind = key[0]
+        if kind == "flag":
+            return tuple(self.by_dest.get(key[1], ()))
+        if kind == "flags":
+            return tuple(self.all)
+        if kind == "model":
+            m = inv.model
+            return (inv.model_source, None if m is None else (m.text, m.span.start - base, m.exact))
+        if kind == "extra":
+            return tuple((w.text, w.span.start - base, w.span.end - base) for w in inv.extra)
+        if kind == "config":
+            # The same `--config FILE` words read differently once the file
+            # appears, disappears or changes (an editor opens it unsaved).
+            cfg = inv.config_launch
+            return (inv.config_state, inv.config_file, None if cfg is None else tuple(w.text for w in cfg.args))
+        if kind == "env":
+            if len(key) == 1:
+                return tuple(sorted((name, var.value, var.exact) for name, var in inv.env.items()))
+            var = inv.env.get(key[1])
+            return None if var is None else (var.value, var.exact)
+        if kind == "problems":
+            return tuple((p.code, p.message, p.span.start - base, p.span.end - base, tuple(sorted(p.data.items())))
+                         for p in inv.launch.problems)
+        if kind == "args":
+            return tuple((w.text, w.span.start - base, w.span.end - base, w.exact) for w in inv.launch.args)
+        # EVERYTHING, or a key this engine does not know: the whole launch.
+        return tuple(self.part(k) for k in _WHOLE)
 
 
-def signature(rule: Rule, inputs: Inputs, release: ReleaseChoice, settings: Settings) -> tuple:
-    """The inputs a rule declared, relative to the launch's start."""
-    reads = rule.reads
-    inv, base = inputs.inv, inputs.base
-    if "*" in reads:
-        rows = inputs.all
-    else:
-        picked = [r for dest in reads for r in inputs.by_dest.get(dest, ())]
-        if "?" in reads:
-            picked.extend(inputs.unknown)
-        rows = sorted(set(picked), key=lambda r: r[0])  # in the order written, each once
+_MISSING = object()
+_WHOLE = (view.FLAGS, view.MODEL, view.EXTRA, view.CONFIG, view.ALL_ENV, view.PROBLEMS, view.ARGS)
+
+
+def signature(reads: frozenset, inputs: Inputs, release: ReleaseChoice, settings: Settings) -> tuple:
+    """The value of every read in ``reads``, for this launch."""
     parts: list = [release.version, settings.target, inputs.common]
-    parts.extend(row for _, row in rows)
-    if "model" in reads or "*" in reads:
-        m = inv.model
-        parts.append(("model", inv.model_source, None if m is None else (m.text, m.span.start - base, m.exact)))
-    for name in sorted(r for r in reads if r.isupper()):
-        var = inv.env.get(name)
-        parts.append((name, None if var is None else (var.value, var.exact)))
-    if "*" in reads:
-        parts.append(tuple((w.text, w.span.start - base, w.span.end - base) for w in inv.extra))
-    if "problems" in reads:
-        # What a parser saw that the rule judges (a dropped `false` has no word).
-        launch = inv.launch
-        parts.append(tuple((p.code, p.message, p.span.start - base, p.span.end - base, tuple(sorted(p.data.items())))
-                           for p in launch.problems))
-    if "config" in reads:
-        # The same `--config FILE` words read differently once the file
-        # appears, disappears or changes (an editor opens it unsaved).
-        cfg = inv.config_launch
-        parts.append(("config", inv.config_state, inv.config_file,
-                      None if cfg is None else tuple(w.text for w in cfg.args)))
+    for key in sorted(reads, key=repr):
+        parts.append((key, inputs.part(key)))
     return tuple(parts)
+
+
+_REPORTED: set = set()
+
+
+def check_reads(rule: Rule, reads: frozenset) -> list[tuple]:
+    """With SERVELINT_CHECK_READS=1: the reads of ``rule`` its hint leaves
+    out, each logged the first time it is seen."""
+    hint = rule.reads
+    missing = [key for key in reads if not _covered(key, hint)]
+    for key in missing:
+        if (rule.code, key) not in _REPORTED:
+            _REPORTED.add((rule.code, key))
+            log.warning("%s %s read %r beyond its reads hint", rule.code, rule.name, key)
+    return missing
+
+
+def _covered(key: tuple, hint: frozenset) -> bool:
+    kind = key[0]
+    if "*" in hint and kind in ("flag", "flags", "model", "extra", "args"):
+        return True
+    if kind == "flag":
+        return key[1] in hint or ("?" in hint and key[1] is None)
+    if kind == "env":
+        return len(key) > 1 and key[1] in hint
+    return kind in hint

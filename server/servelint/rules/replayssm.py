@@ -39,6 +39,7 @@ from ..diagnostics import Applicability, Category, Fix, Related, Severity
 from ..edits import remove_flags, rename_flag, set_value
 from ..knowledge.validators import VllmCheck
 from . import vllm_state as st
+from ..derive.view import memo
 from .base import Context, Finding, Rule, Value, version_key, vllm_source
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -133,10 +134,8 @@ def _variant(version: str) -> str | None:
 
 def problems(ctx: Context) -> list[Problem]:
     """Every failing ReplaySSM check of the launch (cached on the context)."""
-    cached = ctx.__dict__.get("_replayssm_problems")
-    if cached is None:
-        cached = ctx.__dict__["_replayssm_problems"] = _evaluate(ctx)
-    return cached
+    # Memoised with the reads it made, which every rule of the family then records.
+    return memo(ctx.invocation, ("replayssm.problems",), lambda: _evaluate(ctx))
 
 
 class _State:

@@ -20,6 +20,7 @@ from ..values import effective
 from . import top_facts as tf
 from . import vllm_state as st
 from ..derive.flags import config_key
+from ..derive.view import memo
 from .base import Context, Finding, Rule, Value
 
 _READS = frozenset({"speculative_config", "spec_method", "spec_model", "spec_tokens"})
@@ -55,11 +56,7 @@ class Spec(Value):
 def spec(ctx: Context) -> Spec | None:
     """The merged speculative config, or None (none, or not known); the
     same object for every rule of a launch (not to be changed)."""
-    inv = ctx.invocation
-    key = (spec, len(inv.flags))
-    if key not in inv.derived:
-        inv.derived[key] = _spec(ctx)
-    return inv.derived[key]
+    return memo(ctx.invocation, (spec,), lambda: _spec(ctx))
 
 
 def _spec(ctx: Context) -> Spec | None:
