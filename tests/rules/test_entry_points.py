@@ -35,3 +35,32 @@ def test_vllm_serve_is_not_reported():
 def test_an_image_whose_entry_point_the_file_does_not_show_is_not_reported():
     compose = "services:\n  llm:\n    image: vllm/vllm-openai:v0.33.0\n    command: --model Qwen/Qwen3-8B\n"
     assert _codes(compose, "0.33.0", "docker-compose.yaml") == []
+
+
+def _fixed(text: str, version: str = "0.33.0") -> str | None:
+    from servelint.edits import apply
+
+    engine = Engine(Settings(vllm_version=version))
+    result = engine.lint("run.sh", text)
+    (d,) = [d for d in engine.checked(result) if d.code == "SL020"]
+    fixes = engine.verified_fixes(result, d)
+    if not fixes:
+        return None
+    (fix,) = fixes
+    assert (fix.title, fix.applicability.value) == ("Use vllm serve", "unsafe")
+    return apply(text, fix.edits)
+
+
+def test_the_fix_starts_vllm_serve_with_the_model_as_its_argument():
+    text = "python3 -m vllm.entrypoints.openai.api_server \\\n  --model Qwen/Qwen3-8B \\\n  --port 8000\n"
+    assert _fixed(text) == "vllm serve Qwen/Qwen3-8B \\\n  --port 8000\n"
+    one_line = "python -m vllm.entrypoints.openai.api_server --port 8000 --model Qwen/Qwen3-8B --dtype auto\n"
+    assert _fixed(one_line) == "vllm serve Qwen/Qwen3-8B --port 8000 --dtype auto\n"
+
+
+def test_no_fix_where_vllm_serve_may_not_be_on_the_path_or_the_model_is_a_variable():
+    assert _fixed('MODEL=Qwen/Qwen3-8B\npython -m vllm.entrypoints.openai.api_server --model "$MODEL"\n') is None
+    venv = 'VENV=/opt/venv\n"$VENV/bin/python" -m vllm.entrypoints.openai.api_server --model Qwen/Qwen3-8B\n'
+    engine = Engine(Settings(vllm_version="0.33.0"))
+    result = engine.lint("run.sh", venv)
+    assert [f for d in engine.checked(result) if d.code == "SL020" for f in engine.verified_fixes(result, d)] == []

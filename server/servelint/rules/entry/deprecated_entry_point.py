@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
-from ...diagnostics import Category, Severity
+from ...diagnostics import Applicability, Category, Edit, Fix, Severity
+from ...edits import is_literal, remove_flag, shell_quote, style_of
 from ...knowledge.validators import VllmCheck
 from ...model import Entry
 from ..base import Context, Finding, Rule, vllm_source
+
+# The module run by a plain interpreter name, written as shell words: the
+# fix replaces exactly these words with ``vllm serve``.
+_MODULE_WORDS = re.compile(r"python(?:\d+(?:\.\d+)*)?[ \t]+-m[ \t]+vllm\.entrypoints\.openai\.api_server")
 
 _DEPRECATED = VllmCheck(
     "entry.api_server_deprecated",
@@ -38,7 +44,15 @@ class DeprecatedEntryPoint(Rule):
 
     ## Fix
     Start the server with `vllm serve Qwen/Qwen3-8B --port 8000`: the model
-    becomes the positional argument, the other flags stay as they are.
+    becomes the positional argument, the other flags stay as they are. The
+    fix is offered where the entry point is written as shell words with a
+    plain interpreter name (`python`, `python3`, `python3.11`).
+
+    ## Fix safety
+    Unsafe: `vllm serve` is the command-line script of the same package, but
+    it must be on the `PATH` where the launch runs, which the file does not
+    show (a virtualenv's `python` may be called while its `bin/` is not on
+    the `PATH`).
 
     ## Evidence
     The entry point as the file writes it (a shell command, a container's
@@ -52,7 +66,8 @@ class DeprecatedEntryPoint(Rule):
     severity = Severity.WARNING
     vllm_checks = (_DEPRECATED,)
     reviewed = ("0.25.0", "0.33.0")
-    reads = frozenset()
+    fixes = frozenset({Applicability.UNSAFE})
+    reads = frozenset({"model"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         launch = ctx.invocation.launch
@@ -63,5 +78,30 @@ class DeprecatedEntryPoint(Rule):
             f"`python -m vllm.entrypoints.openai.api_server` is deprecated in vLLM {ctx.version} "
             "and may be removed in a future release; start the server with `vllm serve MODEL`",
             tags=("deprecated",),
+            fixes=_to_vllm_serve(ctx),
             data={"vllm_source": vllm_source(ctx, _DEPRECATED.key)},
         )
+
+
+def _to_vllm_serve(ctx: Context) -> list[Fix]:
+    """``python -m vllm.entrypoints.openai.api_server --model M ...`` →
+    ``vllm serve M ...``, in a shell-word launch."""
+    inv = ctx.invocation
+    launch = inv.launch
+    text = ctx.text_of()
+    if text is None or style_of(launch.raw) != "shell":
+        return []
+    span = launch.entry_span
+    if not _MODULE_WORDS.fullmatch(text[span.start:span.end]):
+        return []
+    new = "vllm serve"
+    edits: list[Edit] = []
+    flag = inv.model_flag
+    if inv.model_source == "--model" and flag is not None:
+        model = inv.model
+        if flag.path is not None or model is None or not is_literal(model):
+            return []  # a model from a --config file or a variable: leave it where it is
+        new += " " + shell_quote(model.text)
+        edits.extend(remove_flag(text, flag, ctx.path))
+    edits.append(Edit(ctx.path, span, new))
+    return [Fix("Use vllm serve", edits, Applicability.UNSAFE, preferred=True)]
