@@ -377,7 +377,8 @@ _settings_by_dir: dict = {}
 # then applies --fix/--diff, sorts and writes as before.
 #
 # The one state carried from file to file is ``engine.config_releases``: a
-# launch naming ``--config x.yaml`` records its release, and x.yaml, linted
+# launch naming ``--config x.yaml`` records its release and entry point (a
+# ``ConfigUse``), and x.yaml, linted
 # later, inherits it.  Files are sent in two phases (the non-YAML files, then
 # the YAML files, as the serial order has them), each with the releases
 # learned by all earlier phases.  A worker records every entry a file's lint

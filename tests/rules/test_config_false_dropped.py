@@ -43,3 +43,27 @@ def test_an_edit_that_changes_only_the_dropped_key_is_judged_again():
     second = "model: Qwen/Qwen3-8B\nenable-prefix-caching: false\n"
     assert [c for c, *_ in _found(engine, second)] == ["SL003"]
     assert _found(engine, first) == []
+
+
+def _cli_sl003(folder, jobs: str) -> list[str]:
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "servelint", "check", "--format", "json", "-j", jobs, str(folder)],
+                         capture_output=True, text=True)
+    return [d["path"] for d in json.loads(out.stdout)["diagnostics"] if d["code"] == "SL003"]
+
+
+def test_a_file_the_api_server_module_loads_keeps_its_false(tmp_path):
+    # The api_server entry parses the file with its own serve options, so
+    # `false` becomes --no-KEY (vllm/entrypoints/launchers/api_server/entry.py).
+    # The SL020 fix of that launch (to vllm serve) is verified by re-linting
+    # it: that must not make the file look run by vllm serve.
+    (tmp_path / "serve.sh").write_text("python -m vllm.entrypoints.openai.api_server --config cfg.yaml\n")
+    (tmp_path / "cfg.yaml").write_text("model: Qwen/Qwen3-8B\nenable-prefix-caching: false\n")
+    for jobs in ("1", "2"):
+        assert _cli_sl003(tmp_path, jobs) == []
+    (tmp_path / "serve.sh").write_text("vllm serve --config cfg.yaml\n")
+    for jobs in ("1", "2"):
+        assert _cli_sl003(tmp_path, jobs) == [str(tmp_path / "cfg.yaml")]

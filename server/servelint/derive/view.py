@@ -303,8 +303,13 @@ class View:
         target: str = "cuda",
         resolve_model: Any = None,
         text_of: Any = None,
+        launched_by: Any = None,
     ) -> None:
         self.recorder = Recorder()
+        # For a --config file linted on its own: the entry point (``Entry``)
+        # of the launch naming it, None when no lint has seen one.  Part of
+        # the launch's key, like its release.
+        self.launched_by = launched_by
         raw = invocation.raw if isinstance(invocation, RecordedInvocation) else invocation
         self.invocation = RecordedInvocation(raw, self.recorder)
         self.path = path

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import weakref
+from collections.abc import MutableMapping
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable
 
@@ -31,7 +32,7 @@ from ..settings import Settings
 from ..text import KnownEdit, SourceText, Span, edit_range
 from . import io
 from .io import MAX_DOCUMENT_CHARS
-from .results import LaunchResult, LintResult
+from .results import ConfigUse, LaunchResult, LintResult
 from .reuse import Change, EnvKeys, LazyIndex, Stable, carried, launch_key, same_hints, within
 from .signature import CHECK_READS, Inputs, check_reads, signature
 
@@ -105,7 +106,7 @@ class Engine:
         self._records = records
         self._previous: dict[str, LintResult] = {}
         # --config files named by launches linted so far → that launch's release.
-        self.config_releases: dict[str, ReleaseChoice] = {}
+        self.config_releases: dict[str, ConfigUse] = {}
         self.rule_evaluations = 0
         self.launch_evaluations = 0
         self._rule_lists: dict[tuple, list[Rule]] = {}
@@ -333,7 +334,7 @@ class Engine:
         if config_path:
             # The --config file runs under this launch's release: remember it
             # for when that file is linted on its own.
-            self.config_releases[config_path] = release
+            self.config_releases[config_path] = ConfigUse(release, launch.entry)
         context = (release.version, release.reason, config_state, settings)
         read = self._reader(launch, release, cfg_launch, config_state, config_path)
 
@@ -344,7 +345,7 @@ class Engine:
             kept = self._carried(prev, prev.key, run, launch, release, read)
             if kept is not None:
                 return kept
-        key = launch_key(run.source, launch, self._env_keys) + context
+        key = launch_key(run.source, launch, self._env_keys) + (self._launcher(run, launch),) + context
         twin = run.twins.get(key)
         if twin is not None:
             same = within(twin.diagnostics, path, twin.launch.span, launch.span)
@@ -361,13 +362,22 @@ class Engine:
         run.twins.setdefault(key, result)
         return result
 
+    def _launcher(self, run: _Run, launch: Launch) -> Entry | None:
+        """For a --config file linted on its own: the entry point of the
+        launch that names it, when a lint has seen one."""
+        if launch.entry is not Entry.CONFIG_FILE:
+            return None
+        use = self.config_releases.get(os.path.normpath(os.path.abspath(run.path)))
+        return use.launcher if use is not None else None
+
     def _choose_release(self, run: _Run, launch: Launch) -> ReleaseChoice:
         settings = run.settings
         inherited = None
         if launch.entry is Entry.CONFIG_FILE:
             # Linted on its own, a --config file runs under the release of
             # the launch that named it.
-            inherited = self.config_releases.get(os.path.normpath(os.path.abspath(run.path)))
+            use = self.config_releases.get(os.path.normpath(os.path.abspath(run.path)))
+            inherited = use.release if use is not None else None
         return choose(run.parsed, launch, setting=settings.vllm_version, inherited=inherited,
                       use_installed=settings.use_installed_vllm, line_of=run.source.line_of)
 
@@ -389,7 +399,8 @@ class Engine:
 
         add_fixes(diagnostics, launch, path, run.text_of)
         ctx = Context(inv, path=path, base_dir=os.path.dirname(os.path.abspath(path)),
-                      target=settings.target, resolve_model=self._models, text_of=run.text_of)
+                      target=settings.target, resolve_model=self._models, text_of=run.text_of,
+                      launched_by=self._launcher(run, launch))
         # Per rule: what it read in its last run, the value of those reads,
         # its findings and the launch's span then.
         by_rule: dict[str, tuple[frozenset, tuple, list[Diagnostic], Span]] = {}
@@ -513,6 +524,40 @@ class Engine:
         return kept
 
 
+class _ReadThrough(MutableMapping):
+    """The served engine's ``config_releases`` as the verifying engine sees
+    it: read from the served engine's current dict, written to its own."""
+
+    def __init__(self, serves) -> None:
+        self._serves, self._own = serves, {}
+
+    def _base(self) -> dict:
+        engine = self._serves()
+        return engine.config_releases if engine is not None else {}
+
+    def __getitem__(self, key):
+        if key in self._own:
+            return self._own[key]
+        return self._base()[key]
+
+    def get(self, key, default=None):
+        if key in self._own:
+            return self._own[key]
+        return self._base().get(key, default)
+
+    def __setitem__(self, key, value) -> None:
+        self._own[key] = value
+
+    def __delitem__(self, key) -> None:
+        del self._own[key]
+
+    def __iter__(self):
+        return iter({**self._base(), **self._own})
+
+    def __len__(self) -> int:
+        return len({**self._base(), **self._own})
+
+
 class _Relint:
     """The ``lint`` the fix verifier is given: a second engine that lints
     documents as fixes would leave them (their texts in ``overlay``), made
@@ -543,8 +588,10 @@ class _Relint:
             # A --config file is checked under the release of the launch
             # naming it: what the engine it serves learned (and a check -j
             # worker's engine learned from the phase before), not what this
-            # one happened to lint.
-            self._engine.config_releases = serves.config_releases
+            # one happened to lint.  A fixed text only reads it: the fix of
+            # `python -m ...api_server --config x.yaml` must not tell the
+            # next lint of x.yaml that vllm serve runs it.
+            self._engine.config_releases = _ReadThrough(self._serves)
         return self._engine
 
     def _read(self, path: str) -> str | None:

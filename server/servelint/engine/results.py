@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from ..diagnostics import Diagnostic
-from ..model import Launch, ParsedDocument
+from ..model import Entry, Launch, ParsedDocument
 from ..release import ReleaseChoice
 from ..settings import Settings
 from ..text import SourceText, Span
 
 if TYPE_CHECKING:  # pragma: no cover
     from .. import argv
+
+
+class ConfigUse(NamedTuple):
+    """What a launch naming ``--config FILE`` says about how FILE is read,
+    for when FILE is linted on its own: the release, and the entry point
+    (``vllm serve`` drops a `false` in it; the api_server module keeps it)."""
+
+    release: ReleaseChoice
+    launcher: Entry
 
 
 @dataclass(slots=True)

@@ -9,6 +9,7 @@ from ..derive.base import UNKNOWN, Derived
 from ..derive.cache import prefix_caching
 from ..derive.scheduler import chunked_prefill
 from ..diagnostics import Category, Severity
+from ..model import Entry
 from ..parse import problems
 from .base import Context, Finding, Rule
 
@@ -40,6 +41,11 @@ class ConfigFalseDropped(Rule):
     false` leaves prefix caching at its default, which is *on* for most
     models.
 
+    A file that a launch of `python -m vllm.entrypoints.openai.api_server`
+    names is not reported: that entry point loads it with the parser of
+    its own options, where `false` becomes `--no-KEY`
+    (vllm/entrypoints/launchers/api_server/entry.py 0.33.0:218-222).
+
     ## Example
     ```yaml
     model: Qwen/Qwen3-8B
@@ -66,6 +72,8 @@ class ConfigFalseDropped(Rule):
     reads = frozenset({"*", "problems"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:
+        if ctx.launched_by is Entry.API_SERVER:
+            return  # the api_server module loads the file with its own parser, which keeps `false`
         inv = ctx.invocation
         kn = ctx.knowledge
         for p in inv.launch.problems:
