@@ -1,0 +1,1 @@
+"""Rules about SchedulerConfig: batch sizes, sequence counts and their limits."""
