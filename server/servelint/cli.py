@@ -75,6 +75,12 @@ def _parser() -> "argparse.ArgumentParser":
     sc.add_argument("--indent", dest="compact", action="store_false", help="indented JSON instead of one line")
     sc.add_argument("--output-dir", metavar="DIR", help="write every release's schema (and latest.json) to DIR")
     sc.add_argument("--catalog", action="store_true", help="print the SchemaStore catalog entry")
+
+    ex = sub.add_parser("explain", help="explain a vLLM error message, or every one in a log")
+    ex.add_argument("text", nargs="+", help="the message, or '-' to read a message or a whole log from stdin")
+    ex.add_argument("--format", choices=("text", "json"), default="text")
+    ex.add_argument("--vllm-version", metavar="X.Y.Z", help="the release that printed it (marks what it raises)")
+    ex.add_argument("--records", action="append", default=[], metavar="PATH", help="extra error records (file or folder)")
     return p
 
 
@@ -204,6 +210,10 @@ def _main(argv: list[str] | None) -> int:
         from . import schema
 
         return schema.command(args)
+    if args.command == "explain":
+        from . import explain
+
+        return explain.command(args)
     _parser().print_help()
     return 2
 
