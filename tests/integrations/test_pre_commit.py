@@ -12,14 +12,13 @@ integration-tools`` installs it into the venv); without it the tests skip.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from integration_checkout import commit_checkout, git
 
-ROOT = Path(__file__).resolve().parents[2]
 PRE_COMMIT = Path(sys.executable).parent / "pre-commit"
 
 pytestmark = pytest.mark.skipif(not PRE_COMMIT.exists(), reason="pre-commit is not installed (make integration-tools)")
@@ -28,29 +27,10 @@ BAD = "#!/bin/sh\nvllm serve Qwen/Qwen3-8B \\\n  --max-modl-len 8192\n"
 GOOD = "#!/bin/sh\nvllm serve Qwen/Qwen3-8B --max-model-len 8192\n"
 
 
-def git(cwd: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
-    proc = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, check=True)
-    return proc.stdout.strip()
-
-
 @pytest.fixture(scope="module")
 def hooks_repo(tmp_path_factory) -> tuple[Path, str]:
-    """This checkout's working tree (tracked and new files, as git lists
-    them) committed to a repository of its own: (path, commit)."""
-    repo = tmp_path_factory.mktemp("servelint-hooks")
-    names = git(ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard").split("\0")
-    for name in filter(None, names):
-        src = ROOT / name
-        if src.is_file():
-            dst = repo / name
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, dst)
-    git(repo, "init", "-q")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "snapshot")
-    return repo, git(repo, "rev-parse", "HEAD")
+    """This checkout's working tree committed to a repository of its own."""
+    return commit_checkout(tmp_path_factory.mktemp("servelint-hooks"))
 
 
 @pytest.fixture(scope="module")
