@@ -47,9 +47,10 @@ e2e-tools:
 	bash tests/e2e/install-tools.sh
 
 # The VS Code extension: lint, unit tests, grammar tests (against VS Code's own
-# base grammars once code-server is installed), and the .vsix.
+# base grammars once code-server is installed), the .vsix (with the servelint
+# wheel inside) and its Marketplace / Open VSX checks.
 test-client: e2e-tools
-	cd client && npm ci --no-audit --no-fund && npm run lint && npm test && npm run test:grammar && npm run package
+	cd client && npm ci --no-audit --no-fund && npm run lint && npm test && npm run test:grammar && PYTHON=$(PYTHON) npm run package && npm run test:vsix
 
 editors:
 	PYTHON=$(abspath $(PY)) bash tests/editors/install.sh
