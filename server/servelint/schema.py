@@ -76,6 +76,12 @@ _LAX_BOOL_STRINGS = ["true", "false", "True", "False", "TRUE", "FALSE", "yes", "
 _DEVICE_TYPE = {"cuda": "cuda", "rocm": "cuda", "tpu": "tpu", "xpu": "xpu", "cpu": None}
 _PLATFORM_CHOICES = {"mm_processor_device"}
 
+# yaml-language-server's hover shows the description of the first schema
+# that matched the value, the alternative before the flag, and when it cannot
+# tell the alternatives of an anyOf apart (no title, description or
+# properties) it shows theirs joined.  So only the `false` alternative, which
+# no other value matches, has one: the flag's help shows for every other value.
+_DROPPED = "`false`: vLLM drops it, as if the key were not there."
 _FALSE_DROPPED_VALUE = (
     "vLLM drops `false` from a --config file instead of passing it: this key does nothing. "
     "Remove it to keep the default."
@@ -193,17 +199,14 @@ def _switch(negative: str | None, false_dropped: bool) -> dict:
     """A switch: ``true`` passes the flag.  ``false`` passes nothing in the
     releases rule SL003 (config-false-dropped) covers: accepted, with the
     warning that it does nothing."""
+    words = {"type": "string", "pattern": f"^({'|'.join(_YAML11_TRUE)})$",
+             "patternErrorMessage": "A switch takes true (\"true\" in quotes is a string: vLLM rejects it)."}
     if not false_dropped:
-        return {"anyOf": [{"type": "boolean"}, {"enum": _YAML11_TRUE + _YAML11_FALSE}]}
+        words["pattern"] = f"^({'|'.join(_YAML11_TRUE + _YAML11_FALSE)})$"
+        return {"anyOf": [{"type": "boolean"}, words]}
     hint = f" (`{negative}: true`)" if negative else ""
-    return {
-        "anyOf": [
-            {"enum": [True, *_YAML11_TRUE], "description": "On."},
-            {"enum": [False, *_YAML11_FALSE], "deprecationMessage": _FALSE_DROPPED.format(negative=hint),
-             "description": "Dropped by vLLM."},
-        ],
-        "defaultSnippets": [{"label": "true", "body": True}],
-    }
+    return {"anyOf": [{"const": True}, words, _only([False, *_YAML11_FALSE])],
+            **_warn_on_false(_FALSE_DROPPED.format(negative=hint))}
 
 
 def _false_dropped(version: str) -> bool:
@@ -226,21 +229,32 @@ def _value_schema(opt, target: str, classes: dict, false_dropped: bool) -> dict:
         item = {"$ref": f"#/definitions/value:{opt.dest}"}
     if opt.nargs in ("+", "*") or (opt.kind == "custom" and opt.nargs not in (None, 0)):
         # A list becomes --k a b c; a scalar is one value.
-        alternatives = [item, {"type": "array", "items": item, "description": "Several values."}]
+        alternatives = [item, {"type": "array", "items": item}]
     elif opt.nargs == "?":
         # `true` gives the flag alone, which stores its const.
-        alternatives = [item, {"const": True, "description": "The flag alone."}]
+        alternatives = [item, {"const": True}]
     else:
         # One value: a list of one passes it too (a longer one leaves words
         # argparse does not expect: "unrecognized arguments").
-        alternatives = [item, {"type": "array", "maxItems": 1, "items": item, "description": "One value."}]
-    if false_dropped:
-        alternatives.append({"const": False, "deprecationMessage": _FALSE_DROPPED_VALUE,
-                             "description": "Dropped by vLLM."})
-    # The alternatives carry descriptions so that yaml-language-server's
-    # hover keeps the flag's own (it replaces it with theirs when it cannot
-    # tell them apart).
-    return {"anyOf": alternatives}
+        alternatives = [item, {"type": "array", "maxItems": 1, "items": item}]
+    if not false_dropped:
+        return {"anyOf": alternatives}
+    return {"anyOf": [*alternatives, _only([False])], **_warn_on_false(_FALSE_DROPPED_VALUE)}
+
+
+def _only(values: list) -> dict:
+    """Accepts exactly ``values`` and is never offered by completion:
+    yaml-language-server suggests every ``const``/``enum`` of the
+    alternatives, and `false` is no value to suggest for --dtype.  (A
+    ``not`` of a ``not`` is that set; completion does not look inside.)"""
+    return {"not": {"not": {"enum": values}}, "description": _DROPPED}
+
+
+def _warn_on_false(message: str) -> dict:
+    """The warning for `false`, outside the anyOf: a warning inside an
+    alternative makes yaml-language-server take another one as the best
+    match (and report that one's errors)."""
+    return {"if": {"const": False}, "then": {"deprecationMessage": message}}
 
 
 def _item_schema(opt, target: str, classes: dict) -> dict:

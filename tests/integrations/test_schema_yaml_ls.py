@@ -221,6 +221,31 @@ async def test_hover_shows_the_flags_help(yls):
     assert "Default: `0.92`" in text and "vLLM 0.33.0" in text
 
 
+async def hover_text(client: LanguageClient, uri: str, line: int, character: int) -> str:
+    hover = await client.text_document_hover_async(
+        types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(line=line, character=character))
+    )
+    assert hover is not None
+    return hover.contents.value if isinstance(hover.contents, types.MarkupContent) else str(hover.contents)
+
+
+async def test_values_are_completed_and_switches_keep_their_help(yls):
+    text = "model: Qwen/Qwen3-8B\nenforce-eager: true\ndtype: \nuse-tqdm-on-load: \n"
+    uri = await open_doc(yls, "values.vllm.yaml", text)
+    await diagnostics(yls, uri)
+
+    async def labels(line: int, character: int) -> list[str]:
+        result = await yls.text_document_completion_async(
+            types.CompletionParams(types.TextDocumentIdentifier(uri), types.Position(line=line, character=character))
+        )
+        return [i.label for i in (result.items if isinstance(result, types.CompletionList) else result)]
+
+    # argparse's choices, and not the `false` vLLM would drop.
+    assert await labels(2, 7) == ["auto", "bfloat16", "float", "float16", "float32", "half"]
+    assert await labels(3, 18) == ["true"]
+    assert "Whether to always use eager-mode PyTorch" in await hover_text(yls, uri, 1, 3)
+
+
 async def test_modeline_picks_a_release_for_any_file_name(yls, tmp_path_factory):
     schemas = tmp_path_factory.mktemp("schemas")
     path = schemas / "0.28.0.json"
