@@ -6,12 +6,14 @@ prints, who explains it (a rule, an error record) and the releases it speaks
 for.  ``known_messages()`` builds them from two sources:
 
 * the error records (``messagePattern``), bundled and the user's;
-* the rules: the text each rule puts in ``Finding.vllm_message``, read from
-  the rule modules' own source (an f-string becomes a pattern, its
+* the rules' vLLM checks (``Rule.vllm_checks``): the generated table
+  (knowledge/validators) has each check's message, as vLLM's source writes
+  it, per release (a release that reworded it has its own template);
+* the rules that mirror no check in vLLM's own code (argparse's errors,
+  ``vllm serve``'s parser): the text each puts in ``Finding.vllm_message``,
+  read from the rule module's source (an f-string becomes a pattern, its
   expressions the holes), with the releases of the rule and of any
-  ``at_least(...)`` branch around it.  A generated per-rule message table
-  (knowledge/validators, per release) will replace this reading: it only
-  has to return the same ``KnownMessage``s.
+  ``at_least(...)`` branch around it.
 
 ``explain(text)`` finds every known message in the text, line by line (log
 prefixes, argparse's ``prog: error:``, pydantic's ``Value error, ... [type=``
@@ -283,13 +285,37 @@ def _record_messages(store) -> list[KnownMessage]:
 # -- the table ------------------------------------------------------------------------
 
 
+def _table_templates() -> list[tuple[type, str, tuple[str, ...]]]:
+    """(rule class, template, releases) from the generated table, for every
+    rule that mirrors vLLM checks: one per wording of each check."""
+    from .knowledge import validators
+    from .rules import rule_classes
+
+    out = []
+    for cls in rule_classes():
+        rule = cls()
+        for check in cls.vllm_checks:
+            if check.code:
+                continue  # a line of code a rule depends on, no message
+            by_template: dict[str, list[str]] = {}
+            for release, site in validators.sites(check.key).items():
+                if rule.applies_to(release):
+                    by_template.setdefault(site.template, []).append(release)
+            out.extend((cls, t, tuple(r)) for t, r in by_template.items())
+    return out
+
+
 @lru_cache(maxsize=1)
 def _rule_messages() -> tuple[KnownMessage, ...]:
     out = []
     seen = set()
-    for cls, template, releases in _rule_templates():
+    from_table = _table_templates()
+    # A rule the table knows is read from the table alone; the others from
+    # their source.
+    known = {cls for cls, _, _ in from_table}
+    for cls, template, releases in from_table + [t for t in _rule_templates() if t[0] not in known]:
         key = (cls.code, template)
-        if key in seen:
+        if key in seen or not releases:
             continue
         seen.add(key)
         regex, anchor, specificity = template_pattern(template)
