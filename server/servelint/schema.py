@@ -202,8 +202,8 @@ def _switch(negative: str | None, false_dropped: bool) -> dict:
     words = {"type": "string", "pattern": f"^({'|'.join(_YAML11_TRUE)})$",
              "patternErrorMessage": "A switch takes true (\"true\" in quotes is a string: vLLM rejects it)."}
     if not false_dropped:
-        words["pattern"] = f"^({'|'.join(_YAML11_TRUE + _YAML11_FALSE)})$"
-        return {"anyOf": [{"type": "boolean"}, words]}
+        # (The pattern applies to strings only; no anyOf, see _DROPPED.)
+        return {**words, "type": ["boolean", "string"], "pattern": f"^({'|'.join(_YAML11_TRUE + _YAML11_FALSE)})$"}
     hint = f" (`{negative}: true`)" if negative else ""
     return {"anyOf": [{"const": True}, words, _only([False, *_YAML11_FALSE])],
             **_warn_on_false(_FALSE_DROPPED.format(negative=hint))}
@@ -289,7 +289,7 @@ def _typed(t: str, opt, target: str, classes: dict) -> dict:
         base = {"type": ["string", "number"]}
     schema = dict(base)
     if choices is not None:
-        return _enum(choices, schema)
+        return _enum(choices)
     if opt.metavar_choices:
         # Only listed in the help (Literal[...] | str): suggested, not enforced.
         schema = {"anyOf": [{"enum": list(opt.metavar_choices)}, schema]}
@@ -323,7 +323,7 @@ def _or_null(schema: dict) -> dict:
     return schema
 
 
-def _enum(choices: list, scalar: dict) -> dict:
+def _enum(choices: list) -> dict:
     """argparse's choices, plus the YAML scalars whose str() is one of them
     (``tensor-parallel-size: 2`` against string choices)."""
     values: list = []
@@ -438,7 +438,7 @@ def _annotation(annotation: str, entry: dict, classes: dict) -> dict:
         nested = {"$ref": f"#/definitions/{key}"}
         return {"anyOf": [nested, {"type": "null"}]} if _optional(annotation) else nested
     if choices:
-        schema = _enum(list(choices), {})
+        schema = _enum(list(choices))
         if _optional(annotation):
             schema = _or_null(schema)
         if _also_str(annotation):
