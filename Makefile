@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 E2E_TOOLS ?= $(HOME)/.cache/servelint-e2e
 export SERVELINT_E2E_TOOLS := $(E2E_TOOLS)
 
-.PHONY: demo setup bytecode test test-python test-client test-e2e test-editors editors e2e-tools bench fuzz clean
+.PHONY: demo setup bytecode test test-python test-client test-e2e test-editors editors e2e-tools integration-tools test-integrations bench fuzz clean
 
 # Quick start 1: set up and check the bundled examples.
 demo: $(STAMP)
@@ -40,19 +40,37 @@ test: test-python test-client test-e2e
 
 # Every Python test, the real-editor ones included (headless Neovim, and
 # Emacs eglot when installed): their editors are installed first.
-test-python: $(STAMP) editors
+test-python: $(STAMP) editors integration-tools
 	$(PY) -m pytest -q -p no:cacheprovider
 
 e2e-tools:
 	bash tests/e2e/install-tools.sh
 
 # The VS Code extension: lint, unit tests, grammar tests (against VS Code's own
-# base grammars once code-server is installed), and the .vsix.
+# base grammars once code-server is installed), the .vsix (with the servelint
+# wheel inside) and its Marketplace / Open VSX checks.
 test-client: e2e-tools
-	cd client && npm ci --no-audit --no-fund && npm run lint && npm test && npm run test:grammar && npm run package
+	cd client && npm ci --no-audit --no-fund && npm run lint && npm test && npm run test:grammar && PYTHON=$(PYTHON) npm run package && npm run test:vsix
 
 editors:
 	PYTHON=$(abspath $(PY)) bash tests/editors/install.sh
+
+# The real tools tests/integrations drives: pre-commit (PyPI, into the
+# venv) and yaml-language-server (npm, pinned in tests/integrations/tools).
+PRE_COMMIT_VERSION := 4.7.0
+INTEGRATION_NPM := tests/integrations/tools/node_modules/.installed
+integration-tools: $(VENV)/.pre-commit-$(PRE_COMMIT_VERSION) $(INTEGRATION_NPM)
+
+$(VENV)/.pre-commit-$(PRE_COMMIT_VERSION): $(STAMP)
+	$(PY) -m pip install --quiet "pre-commit==$(PRE_COMMIT_VERSION)"
+	touch $@
+
+$(INTEGRATION_NPM): tests/integrations/tools/package-lock.json
+	cd tests/integrations/tools && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+test-integrations: integration-tools
+	$(PY) -m pytest -q -p no:cacheprovider tests/integrations
 
 # The real-editor tests alone (they also run in test-python).
 test-editors: $(STAMP) editors

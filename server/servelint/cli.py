@@ -16,6 +16,8 @@ from types import SimpleNamespace
 
 from . import __version__
 
+_TARGETS = ("cuda", "rocm", "cpu", "tpu", "xpu")
+
 # The options of `check`, read both by argparse and by ``_quick_args``:
 # (option strings, dest, kind, argparse keywords).  kind: "value" (one
 # value), "append", "flag" (store_true), "jobs" (a number from 1) or
@@ -25,7 +27,7 @@ _CHECK_OPTIONS = (
     (("--vllm-version",), "vllm_version", "value",
      dict(metavar="X.Y.Z", help="the vLLM release when a file names none")),
     (("--target",), "target", "value",
-     dict(choices=("cuda", "rocm", "cpu", "tpu", "xpu"), help="the platform vLLM runs on (default cuda)")),
+     dict(choices=_TARGETS, help="the platform vLLM runs on (default cuda)")),
     (("--fail-on",), "fail_on", "value", dict(choices=("error", "warning", "information", "hint", "never"), default="error")),
     (("--stdin-filename",), "stdin_filename", "value", dict(metavar="NAME", help="the file name to report for '-'")),
     (("--records",), "records", "append",
@@ -66,6 +68,19 @@ def _parser() -> "argparse.ArgumentParser":
     r.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     e = sub.add_parser("rule", help="show a rule's documentation")
     e.add_argument("name", help="rule name or code")
+
+    sc = sub.add_parser("schema", help="print the JSON Schema of vLLM --config files (docs/schema.md)")
+    sc.add_argument("--vllm-version", metavar="X.Y.Z", help="the release (default: the newest servelint knows)")
+    sc.add_argument("--target", choices=_TARGETS, default="cuda", help="the platform vLLM runs on (default cuda)")
+    sc.add_argument("--indent", dest="compact", action="store_false", help="indented JSON instead of one line")
+    sc.add_argument("--output-dir", metavar="DIR", help="write every release's schema (and latest.json) to DIR")
+    sc.add_argument("--catalog", action="store_true", help="print the SchemaStore catalog entry")
+
+    ex = sub.add_parser("explain", help="explain a vLLM error message, or every one in a log")
+    ex.add_argument("text", nargs="+", help="the message, or '-' to read a message or a whole log from stdin")
+    ex.add_argument("--format", choices=("text", "json"), default="text")
+    ex.add_argument("--vllm-version", metavar="X.Y.Z", help="the release that printed it (marks what it raises)")
+    ex.add_argument("--records", action="append", default=[], metavar="PATH", help="extra error records (file or folder)")
     return p
 
 
@@ -191,6 +206,14 @@ def _main(argv: list[str] | None) -> int:
         return list_rules(args.format)
     if args.command == "rule":
         return show_rule(args.name)
+    if args.command == "schema":
+        from . import schema
+
+        return schema.command(args)
+    if args.command == "explain":
+        from . import explain
+
+        return explain.command(args)
     _parser().print_help()
     return 2
 
