@@ -34,6 +34,7 @@ class Form(str, Enum):
     SKYPILOT = "skypilot"
     GITHUB_ACTIONS = "github-actions"
     DOCKERFILE = "dockerfile"
+    MAKEFILE = "makefile"
     RECORD = "record"  # an exampleFix of an error record
 
 
@@ -303,6 +304,32 @@ class ParseProblem:
 
 
 @dataclass(slots=True)
+class ImageBuild:
+    """A container image the file builds instead of naming (compose ``build:``).
+
+    What the image runs is in its Dockerfile: ``dockerfile`` (as written,
+    relative to ``context``; Docker's default is ``Dockerfile``), itself
+    relative to the file that holds the launch.  Reading it is I/O, done by
+    the engine (``parse.compose.with_built_image``).
+    """
+
+    context: str  # as written: "." or "./serving"
+    dockerfile: str | None  # as written; None: the default ``Dockerfile``
+    span: Span  # the ``build:`` value
+    target: str | None = None  # ``build.target``: the stage built
+
+    @property
+    def path(self) -> str:
+        """The Dockerfile's path relative to the launch's file."""
+        import posixpath
+
+        name = self.dockerfile or "Dockerfile"
+        if posixpath.isabs(name):
+            return name
+        return posixpath.normpath(posixpath.join(self.context or ".", name))
+
+
+@dataclass(slots=True)
 class Launch:
     """One vLLM launch found in a document, before any release is applied."""
 
@@ -316,6 +343,15 @@ class Launch:
     env: "dict[str, EnvVar] | Env" = field(default_factory=dict)
     release_hints: list[ReleaseHint] = field(default_factory=list)
     image: str | None = None  # container image, when known
+    # Why what runs ``args`` is not known from the file, or None when it is.
+    # Set when the image is a variable the file never sets, when a container
+    # form's program is not vLLM's own parser (KServe's huggingfaceserver),
+    # or when the image is built by a Dockerfile not read yet (``build``).
+    # Reading must not rely on the entry point of such a launch: no finding
+    # that depends on which vLLM parser (or whether vLLM) reads the args.
+    entry_unknown: str | None = None
+    # The image is built from a Dockerfile (compose ``build:``), not pulled.
+    build: ImageBuild | None = None
     problems: list[ParseProblem] = field(default_factory=list)
     # Words after the entry that the launch could not resolve into argv
     # (``"$@"``, ``"${ARGS[@]}"``): flags may hide there.
@@ -338,7 +374,7 @@ class Launch:
 
 
 # What a moved launch shifts only when it is read.
-_LAZY = ("args", "env", "problems", "opaque", "container")
+_LAZY = ("args", "env", "problems", "opaque", "container", "build")
 
 
 class MovedLaunch(Launch):
@@ -366,6 +402,7 @@ class MovedLaunch(Launch):
         _ENTRY.__set__(self, _ENTRY.__get__(origin))
         _IMAGE.__set__(self, _IMAGE.__get__(origin))
         _LAYOUT.__set__(self, _LAYOUT.__get__(origin))
+        _ENTRY_UNKNOWN.__set__(self, _ENTRY_UNKNOWN.__get__(origin))
         _SPAN.__set__(self, span)
         _ENTRY_SPAN.__set__(self, entry_span)
         _HINTS.__set__(self, release_hints)  # the release is chosen for every launch
@@ -398,6 +435,7 @@ class MovedLaunch(Launch):
 
 _SLOT = {name: Launch.__dict__[name] for name in Launch.__slots__}
 _FORM, _ENTRY, _IMAGE, _LAYOUT = _SLOT["form"], _SLOT["entry"], _SLOT["image"], _SLOT["layout"]
+_ENTRY_UNKNOWN = _SLOT["entry_unknown"]
 _SPAN, _ENTRY_SPAN, _HINTS, _MOVED_FROM = _SLOT["span"], _SLOT["entry_span"], _SLOT["release_hints"], _SLOT["moved_from"]
 _COMPARED = [f.name for f in fields(Launch) if f.compare]
 

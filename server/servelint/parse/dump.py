@@ -30,6 +30,13 @@ def _word(src: SourceText, w: Word) -> dict:
     return out
 
 
+def _problem(src: SourceText, p) -> dict:
+    out = {"name": p.code, "range": _rng(src, p.span), "message": p.message}
+    if p.data:
+        out["data"] = p.data
+    return out
+
+
 def dump_launch(src: SourceText, launch: Launch) -> dict:
     out: dict = {
         "form": launch.form.value,
@@ -40,6 +47,13 @@ def dump_launch(src: SourceText, launch: Launch) -> dict:
     }
     if launch.image:
         out["image"] = launch.image
+    if launch.entry_unknown:
+        out["entry_unknown"] = launch.entry_unknown
+    if launch.build is not None:
+        b = launch.build
+        out["build"] = {"context": b.context, "dockerfile": b.path, "range": _rng(src, b.span)}
+        if b.target:
+            out["build"]["target"] = b.target
     if launch.env:
         out["env"] = {
             k: (v.value if v.exact else {"value": v.value, "exact": False})
@@ -49,8 +63,7 @@ def dump_launch(src: SourceText, launch: Launch) -> dict:
         out["opaque"] = [_word(src, w) for w in launch.opaque]
     if launch.problems:
         out["problems"] = [
-            {"name": p.code, "range": _rng(src, p.span), "message": p.message}
-            for p in launch.problems
+            _problem(src, p) for p in launch.problems
         ]
     if launch.release_hints:
         out["release_hints"] = [h.version for h in launch.release_hints]
