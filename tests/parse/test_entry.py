@@ -187,3 +187,165 @@ def test_vllm_openai_image_names():
     assert is_vllm_openai_image("vllm/vllm-openai@sha256:abc")
     assert not is_vllm_openai_image("myorg/vllm-openai-fork")
     assert not is_vllm_openai_image("rocm/vllm")
+
+
+# -- wrappers and programs held in variables (issue 16, item 8) ------------------
+
+
+def inexact(text: str, start: int, note: str) -> Word:
+    return Word(text, Span(start, start + len(text)), exact=False, note=note)
+
+
+def with_unknown(line: str, unknown: dict[str, str]) -> list[Word]:
+    """``argv(line)`` with the words in ``unknown`` marked as unset variables."""
+    return [inexact(w.text, w.span.start, unknown[w.text]) if w.text in unknown else w for w in argv(line)]
+
+
+@pytest.mark.parametrize(
+    "line, entry, rest",
+    [
+        ("hatch run -- vllm serve m --port 1", Entry.SERVE, ["m", "--port", "1"]),
+        ("hatch run serve:vllm serve m", Entry.SERVE, ["m"]),
+        ("hatch -e gpu run python -m vllm.entrypoints.openai.api_server --x", Entry.API_SERVER, ["--x"]),
+        ("hatch env run -e gpu -- vllm serve m", Entry.SERVE, ["m"]),
+        ("hatch run +py=3.12 vllm serve m", Entry.SERVE, ["m"]),
+        ("poetry run vllm serve m", Entry.SERVE, ["m"]),
+        ("pipenv run vllm serve m", Entry.SERVE, ["m"]),
+        ("pixi run -e cuda vllm serve m", Entry.SERVE, ["m"]),
+        ("conda run -p /opt/env python -m vllm.entrypoints.openai.api_server --x", Entry.API_SERVER, ["--x"]),
+        ("stdbuf -oL nice -n 5 vllm serve m", Entry.SERVE, ["m"]),
+        ("nerdctl run --gpus all vllm/vllm-openai:latest --model m", Entry.IMAGE, ["--model", "m"]),
+    ],
+)
+def test_more_wrappers(line: str, entry: Entry, rest: list[str]) -> None:
+    found = launch(line)
+    assert found is not None and found.entry is entry
+    assert [w.text for w in found.args] == rest
+    assert found.span.start == 0  # the launch covers its wrappers
+
+
+def test_hatch_script_is_not_a_launch() -> None:
+    # ``hatch run serve`` runs a script defined in pyproject.toml: not visible here.
+    assert launch("hatch run serve --port 8000") is None
+
+
+@pytest.mark.parametrize(
+    "line, unknown, entry",
+    [
+        ("$PYTHON -m vllm.entrypoints.openai.api_server --model m", {"$PYTHON": "$PYTHON is not set"}, Entry.API_SERVER),
+        ("$PY -u -m vllm.entrypoints.openai.api_server", {"$PY": "$PY is not set"}, Entry.API_SERVER),
+        ("$VENV/bin/python -m vllm.entrypoints.openai.api_server", {"$VENV/bin/python": "$VENV is not set"},
+         Entry.API_SERVER),
+        ("$VLLM_BIN serve m", {"$VLLM_BIN": "$VLLM_BIN is not set"}, Entry.SERVE),
+        ("$DOCKER run --gpus all vllm/vllm-openai:v0.9.0 --model m", {"$DOCKER": "$DOCKER is not set"}, Entry.IMAGE),
+    ],
+)
+def test_program_in_a_variable(line: str, unknown: dict[str, str], entry: Entry) -> None:
+    found = find_launch(with_unknown(line, unknown), form=Form.SHELL)
+    assert found is not None and found.entry is entry
+    assert found.entry_unknown is None  # what runs is named
+
+
+@pytest.mark.parametrize(
+    "line, unknown",
+    [
+        ("$PYTHON train.py --model m", {"$PYTHON": "unset"}),
+        ("$PYTHON -c import", {"$PYTHON": "unset"}),
+        ("$RUNNER serve m", {"$RUNNER": "unset"}),  # nothing says it is vllm
+        ("$TOOL run --port 8000 vllm/vllm-openai --model m", {"$TOOL": "unset"}),  # not an engine name
+    ],
+)
+def test_unknown_program_that_shows_nothing(line: str, unknown: dict[str, str]) -> None:
+    assert find_launch(with_unknown(line, unknown), form=Form.SHELL) is None
+
+
+def test_image_in_a_variable_is_a_launch_with_an_unknown_entry() -> None:
+    words = with_unknown('$ENGINE run --name vllm -p 8000:8000 $IMAGE --model m',
+                         {"$ENGINE": "$ENGINE is not set in this file", "$IMAGE": "$IMAGE is not set in this file"})
+    found = find_launch(words, form=Form.SHELL)
+    assert found is not None and found.entry is Entry.IMAGE
+    assert found.image is None
+    assert found.entry_unknown == (
+        "the image is `$IMAGE` ($IMAGE is not set in this file), so what it runs is not known"
+    )
+    assert [w.text for w in found.args] == ["--model", "m"]
+    assert found.entry_span == words[6].span
+
+
+def test_image_in_a_variable_needs_a_sign_of_vllm() -> None:
+    words = with_unknown("docker run $IMAGE --model-id bigscience/bloom", {"$IMAGE": "unset"})
+    assert find_launch(words, form=Form.SHELL) is None
+
+
+def test_image_tag_in_a_variable_keeps_the_repository() -> None:
+    words = with_unknown("docker run vllm/vllm-openai:$TAG --model m", {"vllm/vllm-openai:$TAG": "unset"})
+    found = find_launch(words, form=Form.SHELL)
+    assert found is not None and found.entry_unknown is None
+    assert found.image == "vllm/vllm-openai:$TAG"
+
+
+def test_program_after_an_unknown_image_is_known() -> None:
+    words = with_unknown("docker run $IMAGE vllm serve m", {"$IMAGE": "unset"})
+    found = find_launch(words, form=Form.SHELL)
+    assert found is not None and found.entry is Entry.SERVE and found.entry_unknown is None
+    assert found.image is None
+
+
+# -- a flag and its value in one word (issue 16, item 7) --------------------------
+
+
+def one_word_launch(*items: str):
+    """``vllm serve`` + the given words, each written as one quoted item."""
+    words, pos = [Word("vllm", Span(0, 4)), Word("serve", Span(5, 10))], 11
+    for item in items:
+        words.append(Word(item, Span(pos, pos + len(item) + 2), base=pos + 1))
+        pos += len(item) + 3
+    return find_launch(words, form=Form.KUBERNETES)
+
+
+def test_flag_and_value_in_one_word() -> None:
+    found = one_word_launch("m", "--quantization bitsandbytes")
+    [p] = found.problems
+    assert p.code == problems.JOINED_ARGUMENT
+    assert p.span == found.args[1].span
+    assert p.data["kind"] == "flag-and-value"
+    # Offsets are relative to the item as written (its quote is at 0).
+    assert p.data["parts"] == [
+        {"text": "--quantization", "start": 1, "end": 15},
+        {"text": "bitsandbytes", "start": 16, "end": 28},
+    ]
+    assert p.data["split_at"] == 15 and p.data["in_place"]
+    # What vLLM 0.33.0 says (vllm-oracle: `llama "--quantization bitsandbytes"`).
+    assert "unrecognized arguments: --quantization bitsandbytes" in p.message
+
+
+def test_received_text_follows_vllms_underscore_rewriting() -> None:
+    p = one_word_launch("m", "--served_model_name my_model").problems[0]
+    assert p.data["received"] == "--served-model-name my-model"
+
+
+def test_equals_value_then_another_flag() -> None:
+    p = one_word_launch("m", "--max-model-len=4096 --enforce-eager").problems[0]
+    assert p.data["kind"] == "several-flags"
+    assert [x["text"] for x in p.data["parts"]] == ["--max-model-len=4096", "--enforce-eager"]
+    assert "gives `--max-model-len` the value `4096 --enforce-eager`" in p.message
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        '--speculative-config={"method": "ngram", "num_speculative_tokens": 3}',
+        "--chat-template={{ messages }} x",
+        "--served-model-name=my model",
+        "my model",
+        "-1.5",
+    ],
+)
+def test_one_argument_with_spaces_is_fine(item: str) -> None:
+    assert one_word_launch("m", item).problems == []
+
+
+def test_trailing_whitespace() -> None:
+    p = one_word_launch("m", "--enforce-eager ").problems[0]
+    assert p.data["kind"] == "trailing-whitespace"
+    assert [x["text"] for x in p.data["parts"]] == ["--enforce-eager"]

@@ -166,9 +166,11 @@ def _scan(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> list[Launch]:
             env[name] = _env_from_word(w, name)
             i += 1
             continue
-        if not w.exact and "$" in w.text:
-            return []  # the program itself is not known
         prog = basename(w.text)
+        if not w.exact and "$" in prog:
+            # The program is a variable the file does not resolve: what
+            # follows may still show what it is.
+            return _unknown_program(ctx, i, env)
         if prog == "vllm":
             return _vllm(ctx, i, env)
         if _PYTHON.match(prog):
@@ -182,6 +184,34 @@ def _scan(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> list[Launch]:
         if nxt is None or nxt <= i:
             return []
         i = nxt
+    return []
+
+
+# A variable that holds a container engine (``$DOCKER``, ``"$ENGINE"``,
+# ``${CONTAINER_RUNTIME}``): its ``run`` is ``docker run``.
+_ENGINE_NAME = re.compile(r"DOCKER|PODMAN|NERDCTL|ENGINE|CONTAINER|RUNTIME|\bCTR\b|OCI", re.I)
+
+
+def _unknown_program(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> list[Launch]:
+    """``$PYTHON -m vllm...``, ``$VLLM serve``, ``"$ENGINE" run IMAGE``: a
+    program held in a variable the file does not set, known by what follows.
+
+    ``"$VENV/bin/python"`` never gets here: its name (``python``) is written.
+    Only shapes that say what runs count: the api_server module after
+    Python's options, ``serve`` after a variable named like vLLM, ``run``
+    after a variable named like a container engine.
+    """
+    words = ctx.words
+    written = words[i].text
+    nxt = words[i + 1].text if i + 1 < len(words) else ""
+    if nxt.startswith("-"):
+        got = _python(ctx, i, env)
+        if got:
+            return got
+    if nxt == "serve" and "vllm" in written.lower():
+        return _vllm(ctx, i, env)
+    if nxt in ("run", "container") and _ENGINE_NAME.search(written):
+        return _docker(ctx, i, env) or []
     return []
 
 
@@ -467,6 +497,8 @@ def _docker_run(ctx: _Ctx, k: int, host_env: dict[str, EnvVar]) -> list[Launch]:
     ctx.image = image_word.text
     ctx.image_span = image_word.span
     rest = k + 1
+    if not image_word.exact and not _repository_written(image_word.text) and not entrypoint:
+        return _unknown_image(ctx, words, rest, image_word, env)
     if entrypoint:
         ep = entrypoint[-1]
         if ep.text == "":
@@ -478,6 +510,42 @@ def _docker_run(ctx: _Ctx, k: int, host_env: dict[str, EnvVar]) -> list[Launch]:
     ):
         return [_image_launch(ctx, words, rest, image_word.span, env, image_word.text)]
     return _scan(_sub_ctx(ctx, words[rest:]), 0, env)
+
+
+def _repository_written(image: str) -> bool:
+    """Whether an image reference names its repository in plain text: only
+    its tag (or digest) may hold a variable (``vllm/vllm-openai:${TAG}``)."""
+    d = image.find("$")
+    if d < 0:
+        return True
+    head = image[:d]
+    return max(head.rfind(":"), head.rfind("@")) > head.rfind("/")
+
+
+def _unknown_image(ctx: _Ctx, words: list[Word], rest: int, image_word: Word,
+                   env: dict[str, EnvVar]) -> list[Launch]:
+    """``docker run ... "$IMAGE" ARGS`` where the file does not set ``$IMAGE``.
+
+    A program after the image (``"$IMAGE" vllm serve m``) says what runs.
+    Flags alone go to the image's entrypoint, which is not known: the launch
+    is kept (so it is seen) with ``entry_unknown`` saying why, and only when
+    the command shows some sign of vLLM (a word naming it: the variable,
+    a container name, a cache volume).
+    """
+    inner = _scan(_sub_ctx(ctx, words[rest:]), 0, env)
+    if inner or (rest < len(words) and not words[rest].text.startswith("-")):
+        for launch in inner:
+            launch.image = None
+        return inner
+    if not any("vllm" in w.text.lower() for w in ctx.words):
+        return []
+    launch = _make(ctx, Entry.IMAGE, image_word.span, words[rest:], env, image=None)
+    launch.image = None
+    why = image_word.note or "its value is not known from this file"
+    launch.entry_unknown = (
+        f"the image is `{image_word.text}` ({why}), so what it runs is not known"
+    )
+    return [launch]
 
 
 def _docker_exec(ctx: _Ctx, k: int, host_env: dict[str, EnvVar]) -> list[Launch]:
@@ -687,6 +755,45 @@ def _run_script(ctx: _Ctx, words: list[Word], env: dict[str, EnvVar]) -> list[La
     return launches
 
 
+def _hatch(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> list[Launch] | None:
+    """``hatch [-e ENV] run [--] [ENV:]cmd ...`` and ``hatch env run [opts] -- cmd``.
+
+    ``hatch run``'s first argument may name the environment before a colon
+    (``hatch run serve:vllm serve m``); the program is what follows it.
+    Matrix selectors (``+py=3.12``) may come first.
+    """
+    words = ctx.words
+    k = _skip_options(words, i + 1, _HATCH_ROOT_VALUE, _HATCH_ROOT_FLAGS)
+    if k < len(words) and words[k].text == "env":
+        k += 1
+        if k >= len(words) or words[k].text != "run":
+            return None
+        k = _skip_options(words, k + 1, frozenset({"-e", "--env", "-i", "--include", "-x", "--exclude",
+                                                   "--filter", "-f"}),
+                          frozenset({"--force-continue", "--ignore-compat"}))
+    elif k < len(words) and words[k].text == "run":
+        k += 1
+        if k < len(words) and words[k].text == "--":
+            k += 1
+    else:
+        return None
+    while k < len(words) and words[k].text[:1] in "+-" and "=" in words[k].text:
+        k += 1  # ``+py=3.12`` / ``-version=9000``: matrix selection
+    if k >= len(words):
+        return None
+    first = words[k]
+    colon = first.text.find(":")
+    if colon > 0 and "/" not in first.text[:colon]:
+        first = subword(first, colon + 1)
+    return _scan(_sub_ctx(ctx, [first] + words[k + 1 :]), 0, env)
+
+
+_HATCH_ROOT_VALUE = frozenset({"-e", "--env", "-p", "--project", "--color", "--data-dir",
+                               "--cache-dir", "--config"})
+_HATCH_ROOT_FLAGS = frozenset({"-v", "--verbose", "-q", "--quiet", "--no-color", "-i",
+                               "--interactive", "--no-interactive"})
+
+
 def _ray(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> int | None:
     """``ray job submit [opts] -- cmd``."""
     words = ctx.words
@@ -780,11 +887,13 @@ _WRAPPERS = {
     "pipenv": _subcommand({"run"}, set()),
     "pdm": _subcommand({"run"}, {"-p", "--project", "-G", "--group"}),
     "rye": _subcommand({"run"}, {"--pyproject"}),
+    "hatch": _hatch,
     "env": _env,
     "apptainer": _apptainer,
     "singularity": _apptainer,
     "docker": _docker,
     "podman": _docker,
+    "nerdctl": _docker,
     "nvidia-docker": _docker,
     "bash": _shell,
     "sh": _shell,
@@ -859,6 +968,7 @@ def _make(
         image=image if image is not None else ctx.image,
     )
     _check_config_equals(launch)
+    _check_joined(launch)
     return launch
 
 
@@ -876,6 +986,122 @@ def _check_config_equals(launch: Launch) -> None:
                     "error",
                 )
             )
+
+
+_NEGATIVE_NUMBER = re.compile(r"-\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$")
+
+
+def joined_parts(text: str) -> list[tuple[int, int]] | None:
+    """Where a word that starts like a flag splits into arguments, as
+    ``(start, end)`` ranges of ``text``, or None if it is one argument.
+
+    Whitespace inside quotes or brackets (a JSON value) does not split.
+    After ``--flag=value`` only another flag starts a new part: a value may
+    hold spaces (``--chat-template=...``).  A word that is one part with
+    whitespace after it gives that one part.
+    """
+    if len(text) < 2 or text[0] != "-" or _NEGATIVE_NUMBER.match(text):
+        return None
+    if not any(c.isspace() for c in text):
+        return None
+    parts: list[tuple[int, int]] = []
+    depth, quote, start = 0, "", 0
+    for k, c in enumerate(text):
+        if quote:
+            if c == quote:
+                quote = ""
+        elif c in "\"'":
+            quote = c
+        elif c in "{[(":
+            depth += 1
+        elif c in "}])":
+            depth = max(0, depth - 1)
+        elif c.isspace() and depth == 0:
+            if k > start:
+                parts.append((start, k))
+            start = k + 1
+    if start < len(text):
+        parts.append((start, len(text)))
+    if not parts or (len(parts) == 1 and parts[0][1] == len(text)):
+        return None  # whitespace only inside quotes or brackets
+    first = text[parts[0][0] : parts[0][1]]
+    if "=" in first and len(parts) > 1:
+        # ``--k=v w``: ``w`` belongs to the value unless it is a flag.
+        merged = [parts[0]]
+        for a, b in parts[1:]:
+            if text[a] == "-" and not _NEGATIVE_NUMBER.match(text[a:b]):
+                merged.append((a, b))
+            else:
+                merged[-1] = (merged[-1][0], b)
+        parts = merged
+        if len(parts) == 1 and text == text.rstrip():
+            return None  # a value with spaces in it
+    return parts
+
+
+def received_as(text: str) -> str:
+    """The word as vLLM's parser sees it: ``FlexibleArgumentParser.parse_args``
+    turns ``_`` into ``-`` between ``--`` and the first ``.`` (or, with
+    ``=``, in the key only); vllm/utils/argparse_utils.py, 0.33.0."""
+    if not text.startswith("--"):
+        return text
+    key, eq, value = text.partition("=")
+    head, dot, tail = key[2:].partition(".")
+    return "--" + head.replace("_", "-") + dot + tail + eq + value
+
+
+def _check_joined(launch: Launch) -> None:
+    for w in launch.args:
+        if w.text == "--":
+            break
+        if w.role:
+            continue  # written as YAML keys and values, not as argv
+        parts = joined_parts(w.text)
+        if parts is None:
+            continue
+        launch.problems.append(joined_problem(w, parts))
+
+
+def joined_problem(w: Word, parts: list[tuple[int, int]]) -> ParseProblem:
+    """The ``joined-argument`` problem of ``w`` (see ``problems.JOINED_ARGUMENT``)."""
+    text = w.text
+    texts = [text[a:b] for a, b in parts]
+    base = w.span.start
+    split = next(k for k, c in enumerate(text) if c.isspace())
+    offsets = [w.at(k) for k in range(len(text))]
+    in_place = all(offsets[k] < offsets[k + 1] for k in range(len(offsets) - 1))
+    # Where each part is written, when it is written in the word itself
+    # (not brought in by a variable).
+    rel = [{"text": t, "start": w.at(a) - base, "end": w.sub(a, b).end - base} if in_place else {"text": t}
+           for t, (a, b) in zip(texts, parts)]
+    received = received_as(text)
+    if len(texts) == 1:
+        kind = "trailing-whitespace"
+        message = (f"`{text}` ends in whitespace, which vLLM receives as part of the "
+                   f"argument; remove it")
+    elif len(texts) == 2 and not texts[1].startswith("-"):
+        kind = "flag-and-value"
+        message = (f"`{text}` is one argument: vLLM does not read it as the flag `{texts[0]}` "
+                   f"with the value `{texts[1]}` but as a positional, and stops with "
+                   f"`unrecognized arguments: {received}` (or, before the model, takes it as the "
+                   f"model name); write the flag and its value as two arguments")
+    elif "=" in texts[0]:
+        kind = "several-flags"
+        flag, _, value = texts[0].partition("=")
+        rest = text[parts[0][0] + len(flag) + 1 : parts[-1][1]]
+        message = (f"`{text}` is one argument: vLLM gives `{flag}` the value `{rest}` "
+                   f"(and may accept it silently), and never reads `{texts[1]}` as a flag; "
+                   f"write each as its own argument")
+    else:
+        kind = "several-flags"
+        message = (f"`{text}` is one argument holding {len(texts)} words: vLLM does not split it, "
+                   f"and stops with `unrecognized arguments: {received}`; write each as its own "
+                   f"argument")
+    return ParseProblem(
+        problems.JOINED_ARGUMENT, message, w.span, "error",
+        {"kind": kind, "parts": rel, "in_place": in_place, "received": received,
+         **({"split_at": w.at(split) - base} if in_place else {})},
+    )
 
 
 def _env_from_word(word: Word, name: str) -> EnvVar:

@@ -21,3 +21,14 @@ SERVE_REPEATED = "serve-repeated"
 # A value written in a form that vLLM will not receive as the user meant,
 # e.g. a Kubernetes args item that is a YAML number instead of a string.
 FORM_VALUE = "form-value"
+# One argv word holding a flag and its value (or several flags) separated by
+# whitespace: a Kubernetes/compose list item ``"--quantization bitsandbytes"``,
+# a quoted shell word.  The program receives it as one argument; argparse
+# takes a word with a space that names no flag as a positional.  ``data``:
+# ``kind`` ("flag-and-value" | "several-flags" | "trailing-whitespace"),
+# ``parts`` (each ``{"text", "start", "end"}``, offsets relative to the
+# problem's span start, covering the part as written), ``split_at`` (where
+# the first whitespace starts, relative too), ``in_place`` (whether each
+# character is written where the word is, so the item can be split there),
+# ``received`` (the word as vLLM sees it after its underscore rewriting).
+JOINED_ARGUMENT = "joined-argument"
