@@ -317,6 +317,9 @@ class ImageBuild:
     dockerfile: str | None  # as written; None: the default ``Dockerfile``
     span: Span  # the ``build:`` value
     target: str | None = None  # ``build.target``: the stage built
+    # What the service gives the image (its ``command:`` words): the built
+    # image's entrypoint receives them, once the Dockerfile shows it.
+    command: list[Word] = field(default_factory=list)
 
     @property
     def path(self) -> str:

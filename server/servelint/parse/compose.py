@@ -25,11 +25,13 @@ import re
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ..model import EnvVar, Form, Launch, ParseProblem, Word
+from dataclasses import replace
+
+from ..model import Entry, EnvVar, Form, ImageBuild, Launch, ParseProblem, Word
 from ..text import Span
 from . import problems
 from . import yamlnodes as yn
-from .entry import is_vllm_openai_image
+from .entry import is_vllm_openai_image, repository_written
 from .launches import find_launches
 from .k8s import image_hints
 from .words import MStr, make_word
@@ -54,27 +56,31 @@ def parse_compose(doc: yn.YamlDoc, text: str, stop_after: int = 0) -> tuple[list
     if "vllm" not in text.lower():
         return launches, []
     services = yn.get(doc.root, "services")
-    for _, svc in yn.items(services):
+    for key, svc in yn.items(services):
         if isinstance(svc, MappingNode):
-            launches.extend(_service(doc.src, svc))
+            launches.extend(_service(doc.src, svc, yn.scalar_text(key) or ""))
             if stop_after and len(launches) >= stop_after:
                 break
     return launches, []
 
 
-def _service(src: yn.Src, svc: MappingNode) -> list[Launch]:
+def _service(src: yn.Src, svc: MappingNode, name: str = "") -> list[Launch]:
     image_node = yn.get(svc, "image")
     image_word = _string(src, image_node) if isinstance(image_node, ScalarNode) else None
     image = image_word.text if image_word is not None and image_word.text else None
+    build = _build(src, yn.get(svc, "build"))
     env = _environment(src, yn.get(svc, "environment"))
     found: list[ParseProblem] = []
     cmd_node, ep_node = yn.get(svc, "command"), yn.get(svc, "entrypoint")
     unknown: list[Span] = []
     cmd = _argv(src, cmd_node, found, unknown)
+    unknown_image = image_word is not None and not image_word.exact and not repository_written(image)
     if ep_node is not None:
         # ``entrypoint: []`` or "" clears the image's entrypoint.
         launches = find_launches(_argv(src, ep_node, found, unknown) + cmd, form=Form.COMPOSE,
                                  env=env, image=image)
+    elif build is not None or unknown_image:
+        launches = _unknown_entrypoint(src, svc, name, cmd, env, image, image_node, build)
     elif image is not None and _entrypoint_is_vllm(image, cmd):
         launches = find_launches(cmd, form=Form.COMPOSE, env=env, image=image,
                                  image_entrypoint=True, image_span=src.span(image_node))
@@ -84,13 +90,108 @@ def _service(src: yn.Src, svc: MappingNode) -> list[Launch]:
     for launch in launches:
         _mark_unknown(launch, unknown)
         launch.problems.extend(found)
-        if image is not None:
+        launch.build = build
+        if unknown_image:
+            launch.image = None
+        elif image is not None:
             launch.image = image
             launch.release_hints.extend(image_hints(src, image_node))
         if isinstance(cmd_node, SequenceNode) and all(id(w) in own for w in launch.args):
             launch.layout = yn.seq_layout([w.text for w in launch.args], bool(cmd_node.flow_style))
             launch.container = yn.container_of(src, cmd_node)
     return launches
+
+
+def _build(src: yn.Src, node: Node | None) -> ImageBuild | None:
+    """``build: ./dir`` or ``build: {context, dockerfile, target}``."""
+    if isinstance(node, ScalarNode) and node.tag != "tag:yaml.org,2002:null":
+        return ImageBuild(_string(src, node).text or ".", None, src.span(node))
+    if not isinstance(node, MappingNode):
+        return None
+    context = yn.get(node, "context")
+    dockerfile = yn.get(node, "dockerfile")
+    target = yn.get(node, "target")
+    return ImageBuild(
+        _string(src, context).text if isinstance(context, ScalarNode) else ".",
+        _string(src, dockerfile).text if isinstance(dockerfile, ScalarNode) and dockerfile.value else None,
+        src.span(node),
+        target.value if isinstance(target, ScalarNode) and target.value else None,
+    )
+
+
+def _unknown_entrypoint(src: yn.Src, svc: MappingNode, name: str, cmd: list[Word], env: dict[str, EnvVar],
+                        image: str | None, image_node: Node | None, build: ImageBuild | None) -> list[Launch]:
+    """A service whose image's entrypoint the file does not show: built from
+    a Dockerfile (``build:``), or named by a variable compose fills in.
+
+    A ``command`` that starts with a program (``vllm serve``) is read as that
+    program; flags alone go to the unknown entrypoint.  Either way the
+    launch says it (``entry_unknown``): a Dockerfile may set an ENTRYPOINT
+    that changes how ``command`` runs.  ``with_built_image`` reads the
+    Dockerfile once the engine has it.
+    """
+    if build is not None:
+        why = (f"the image is built from {build.path} (build context {build.context}): "
+               "what it runs is in that Dockerfile")
+    else:
+        why = f"the image is `{image}`, filled in by compose from the environment, so what it runs is not known"
+    launches = find_launches(cmd, form=Form.COMPOSE, env=env, image=image)
+    if not launches:
+        if not cmd or not cmd[0].text.startswith("-"):
+            return []
+        if "vllm" not in (name + src.text[src.start(svc) : src.end(svc)]).lower():
+            return []  # nothing says this service runs vLLM
+        anchor = src.span(image_node) if image_node is not None else build.span
+        launches = find_launches(cmd, form=Form.COMPOSE, env=env, image=image, image_entrypoint=True,
+                                 image_span=anchor)
+    for launch in launches:
+        launch.entry_unknown = why
+    if build is not None:
+        build.command = list(cmd)
+    return launches
+
+
+def with_built_image(launch: Launch, dockerfile_text: str, dockerfile_path: str | None = None) -> Launch:
+    """``launch`` (a compose service with ``build:``) once its Dockerfile is read.
+
+    The engine calls this with the text of ``launch.build.path`` (relative to
+    the compose file); parsing never reads files.  The built stage (the
+    ``target``, else the last) decides, as far as the Dockerfile shows it:
+    its own exec-form ENTRYPOINT runs the service's ``command``, and so does
+    ``vllm serve`` when it is built ``FROM vllm/vllm-openai`` without one.
+    Words the Dockerfile adds carry its path.  Anything else (another base
+    image, whose entrypoint only that image knows; a shell-form
+    ENTRYPOINT) leaves the entry unknown, with the reason.
+    """
+    from .dockerfile import built_stage
+
+    build = launch.build
+    stage = built_stage(dockerfile_text, build.target if build is not None else None)
+    where = dockerfile_path or (build.path if build is not None else "the Dockerfile")
+    if stage is None:
+        return replace(launch, entry_unknown=f"{where} has no build stage to read")
+    # What the service gives the image: its command (a program or flags).
+    given = list(build.command) if build is not None else list(launch.args)
+    if stage.entrypoint is not None:
+        if stage.entrypoint_shell:
+            return replace(launch, entry_unknown=f"{where} has a shell-form ENTRYPOINT, which ignores `command:`")
+        inner = [replace(w, path=where) for w in stage.entrypoint]
+        found = find_launches(inner + given, form=Form.COMPOSE, env=dict(launch.env), image=stage.image)
+        if not found:
+            return replace(launch, entry_unknown=f"the ENTRYPOINT of {where} does not start vLLM's server")
+        got = found[0]
+        return replace(launch, entry=got.entry, args=got.args, entry_unknown=None,
+                       problems=launch.problems + got.problems, image=launch.image or stage.image)
+    if stage.image is not None and is_vllm_openai_image(stage.image):
+        # The base image's ``vllm serve`` runs whatever the service gives.
+        found = find_launches(given, form=Form.COMPOSE, env=dict(launch.env), image=stage.image,
+                              image_entrypoint=True, image_span=launch.entry_span)
+        got = found[0]
+        return replace(launch, entry=got.entry, args=got.args, entry_unknown=None,
+                       problems=launch.problems + got.problems, image=launch.image or stage.image)
+    return replace(launch, entry_unknown=(
+        f"the image is built FROM {stage.image or 'an unknown image'} ({where}), "
+        "whose entry point this Dockerfile does not show"))
 
 
 def _mark_unknown(launch: Launch, unknown: list[Span]) -> None:

@@ -307,6 +307,7 @@ class _Reader:
         self.global_args: dict[str, str | None] = {}
         self.stages: dict[str, _Stage] = {}
         self.stage: _Stage | None = None
+        self.order: list[_Stage] = []  # every stage, in order
 
     def run(self) -> None:
         for inst in _instructions(self.text):
@@ -396,6 +397,8 @@ class _Reader:
         stage = self.stage
         if stage is None:
             return
+        if not self.order or self.order[-1] is not stage:
+            self.order.append(stage)
         if stage.name:
             self.stages[stage.name] = stage
         if stage.own:
@@ -513,4 +516,37 @@ def _shell_cmd_on_entrypoint(inst: _Instruction) -> ParseProblem:
     )
 
 
-__all__ = ["parse_dockerfile_document"]
+@dataclass(slots=True)
+class BuiltStage:
+    """What an image built by a Dockerfile runs, as far as the file shows it."""
+
+    image: str | None  # the base image (``FROM``), through earlier stages
+    # The stage's ENTRYPOINT (its own or an earlier stage's): exec-form
+    # words with spans in the Dockerfile, or None when the file sets none
+    # (the base image's entrypoint applies).
+    entrypoint: list[Word] | None
+    entrypoint_shell: bool = False  # a shell-form ENTRYPOINT (ignores CMD and args)
+
+
+def built_stage(text: str, target: str | None = None) -> BuiltStage | None:
+    """The stage ``docker build`` makes of ``text`` (``target``, else the last)."""
+    reader = _Reader(text, ParsedDocument(path="", form=Form.DOCKERFILE))
+    try:
+        reader.run()
+    except Exception:  # noqa: BLE001 - a Dockerfile we cannot read shows nothing
+        return None
+    stages = reader.order
+    if target is not None:
+        stages = [st for st in stages if st.name == target.lower()]
+    if not stages:
+        return None
+    stage = stages[-1]
+    ep = stage.entrypoint
+    if ep is None:
+        return BuiltStage(stage.image, None)
+    if ep.exec_words is None:
+        return BuiltStage(stage.image, [], entrypoint_shell=True)
+    return BuiltStage(stage.image, list(ep.exec_words))
+
+
+__all__ = ["parse_dockerfile_document", "built_stage", "BuiltStage"]

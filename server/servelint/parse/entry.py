@@ -497,7 +497,7 @@ def _docker_run(ctx: _Ctx, k: int, host_env: dict[str, EnvVar]) -> list[Launch]:
     ctx.image = image_word.text
     ctx.image_span = image_word.span
     rest = k + 1
-    if not image_word.exact and not _repository_written(image_word.text) and not entrypoint:
+    if not image_word.exact and not repository_written(image_word.text) and not entrypoint:
         return _unknown_image(ctx, words, rest, image_word, env)
     if entrypoint:
         ep = entrypoint[-1]
@@ -512,7 +512,7 @@ def _docker_run(ctx: _Ctx, k: int, host_env: dict[str, EnvVar]) -> list[Launch]:
     return _scan(_sub_ctx(ctx, words[rest:]), 0, env)
 
 
-def _repository_written(image: str) -> bool:
+def repository_written(image: str) -> bool:
     """Whether an image reference names its repository in plain text: only
     its tag (or digest) may hold a variable (``vllm/vllm-openai:${TAG}``)."""
     d = image.find("$")
@@ -1115,5 +1115,6 @@ __all__ = [
     "config_refs",
     "could_start_launch",
     "is_vllm_openai_image",
+    "repository_written",
     "API_SERVER_MODULE",
 ]

@@ -445,7 +445,8 @@ def _launch(l: Launch, d: int) -> Launch:
         problems=[_problem(p, d) for p in l.problems],
         opaque=[_word(w, d) for w in l.opaque],
         container=c,
-        build=None if l.build is None else replace(l.build, span=l.build.span.shifted(d)),
+        build=None if l.build is None else replace(
+            l.build, span=l.build.span.shifted(d), command=[_word(w, d) for w in l.build.command]),
     )
 
 
