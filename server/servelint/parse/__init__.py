@@ -20,13 +20,15 @@ _SHEBANG = re.compile(r"\A#![^\n]*\b(?:ba|z|k|da)?sh\b")
 
 
 def kind_of(path: str, text: str, language_id: str | None = None) -> str | None:
-    """'shell', 'yaml' or 'dockerfile' for a document, or None if not ours."""
+    """'shell', 'yaml', 'dockerfile' or 'makefile' for a document, or None if not ours."""
     if language_id in ("shellscript", "sh", "bash"):
         return "shell"
     if language_id in ("yaml", "dockercompose"):
         return "yaml"
     if language_id == "dockerfile":
         return "dockerfile"
+    if language_id == "makefile":
+        return "makefile"
     name = os.path.basename(path).lower()
     if name.endswith(_SHELL_EXT):
         return "shell"
@@ -36,6 +38,8 @@ def kind_of(path: str, text: str, language_id: str | None = None) -> str | None:
         (".dockerfile", ".containerfile")
     ) or name == "containerfile":
         return "dockerfile"
+    if name in ("makefile", "gnumakefile") or name.endswith(".mk") or name.startswith("makefile."):
+        return "makefile"
     if _SHEBANG.match(text):
         return "shell"
     return None
@@ -75,6 +79,10 @@ def parse_document(
         from .dockerfile import parse_dockerfile_document
 
         doc = parse_dockerfile_document(path, text)
+    elif kind == "makefile":
+        from .makefile import parse_makefile_document
+
+        doc = parse_makefile_document(path, text)
     else:
         doc = ParsedDocument(path=path, form=None)
     hints.attach(doc, text)
