@@ -514,10 +514,12 @@ def _docker_run(ctx: _Ctx, k: int, host_env: dict[str, EnvVar]) -> list[Launch]:
 
 def repository_written(image: str) -> bool:
     """Whether an image reference names its repository in plain text: only
-    its tag (or digest) may hold a variable (``vllm/vllm-openai:${TAG}``)."""
-    d = image.find("$")
-    if d < 0:
+    its tag (or digest) may hold a variable or a template expression
+    (``vllm/vllm-openai:${TAG}``; ``\ue000`` is ``templates.PLACEHOLDER``)."""
+    marks = [k for k in (image.find("$"), image.find("\ue000"), image.find("{{")) if k >= 0]
+    if not marks:
         return True
+    d = min(marks)
     head = image[:d]
     return max(head.rfind(":"), head.rfind("@")) > head.rfind("/")
 

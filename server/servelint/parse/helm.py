@@ -18,6 +18,12 @@ rendering the chart, three shapes are read:
    (``image.command: ["vllm", "serve", "/data/", ...]``).
 3. **Container-like mappings** anywhere (``image`` + ``command``/``args``),
    read like a Kubernetes container.
+4. **Argument lists of charts servelint does not model**: an ``args``,
+   ``extraArgs`` or ``command`` list under a key path or beside keys that
+   name vLLM (``vllm.extraArgs``, ``engine: VLLM``), or holding a ``vllm``
+   program word.  A list holding the program (``vllm serve ...``) is read as
+   that argv; a list of flags is what the chart's templates pass to vLLM,
+   in a way only they show: the launch says so (``entry_unknown``).
 
 Anything else in a values file is not guessed at.
 """
@@ -69,18 +75,73 @@ def parse_helm(doc: yn.YamlDoc, text: str, stop_after: int = 0) -> tuple[list[La
                 if launch is not None:
                     launches.append(launch)
     budget = yn.Budget()
+    read: set[int] = set()  # argument lists read by a known shape
     for node, _ in yn.walk_maps(root, budget):
         if node is specs:
             continue
         image = yn.get(node, "image")
         if isinstance(image, MappingNode) and isinstance(yn.get(image, "command"), SequenceNode):
             launches.extend(_image_command(src, image))
+            read.add(id(yn.get(image, "command")))
         elif isinstance(image, ScalarNode) and (
             yn.get(node, "command") is not None or yn.get(node, "args") is not None
         ):
             launches.extend(container_launches(src, node, Form.HELM))
+            read.update(id(yn.get(node, k)) for k in ("command", "args"))
+    if not isinstance(specs, SequenceNode):
+        launches.extend(_argument_lists(src, root, read))
     cut = budget.problem(Span(doc.span.start, doc.span.start))
     return launches, [cut] if cut is not None else []
+
+
+_ARG_KEYS = ("args", "extraArgs", "extra_args", "command", "vllmArgs", "engineArgs")
+_UNMODELLED = ("this values file's chart passes these arguments to vLLM in its templates, "
+               "which servelint does not read: how they reach vLLM is not known")
+
+
+def _argument_lists(src: yn.Src, root: Node, read: set[int], path: tuple[str, ...] = (),
+                    depth: int = 0) -> list[Launch]:
+    """Argument lists of charts servelint does not model (shape 4)."""
+    out: list[Launch] = []
+    if depth > 40 or not isinstance(root, MappingNode):
+        return out
+    pairs = yn.items(root)
+    here = " ".join(path).lower()
+    beside = " ".join(
+        f"{yn.scalar_text(k) or ''} {yn.scalar_text(v) or ''}" for k, v in pairs if isinstance(v, ScalarNode)
+    ).lower()
+    for k, v in pairs:
+        key = yn.scalar_text(k) or ""
+        if key in _ARG_KEYS and isinstance(v, SequenceNode) and id(v) not in read:
+            items = [item for item in v.value if isinstance(item, ScalarNode)]
+            if not items or len(items) != len(v.value):
+                continue
+            words = [_word(src, item) for item in items]
+            named = "vllm" in here or "vllm" in beside
+            launch = _argument_list(src, k, v, words, named)
+            if launch is not None:
+                out.append(launch)
+        elif isinstance(v, MappingNode):
+            out.extend(_argument_lists(src, v, read, path + (key,), depth + 1))
+        elif isinstance(v, SequenceNode):
+            for item in v.value:
+                out.extend(_argument_lists(src, item, read, path + (key,), depth + 1))
+    return out
+
+
+def _argument_list(src: yn.Src, key: Node, seq: SequenceNode, words: list[Word], named: bool) -> Launch | None:
+    found = find_launches(words, form=Form.HELM)
+    if found:
+        launch = found[0]
+    elif named and any(w.text.startswith("--") for w in words):
+        launch = Launch(form=Form.HELM, entry=Entry.IMAGE, entry_span=src.span(key), args=words,
+                        span=src.span(key).cover(src.span(seq)), entry_unknown=_UNMODELLED)
+    else:
+        return None
+    if all(w in words for w in launch.args):
+        launch.layout = yn.seq_layout([w.text for w in launch.args], bool(seq.flow_style))
+        launch.container = yn.container_of(src, seq)
+    return launch
 
 
 def _image_ref(src: yn.Src, image: Node | None) -> tuple[str | None, list[ReleaseHint]]:

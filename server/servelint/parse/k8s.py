@@ -24,7 +24,7 @@ from ..model import EnvVar, Form, Launch, ParseProblem, ReleaseHint, Word
 from ..text import Span
 from . import hints, problems
 from . import yamlnodes as yn
-from .entry import is_vllm_openai_image
+from .entry import could_start_launch, is_vllm_openai_image, repository_written
 from .launches import find_launches
 from .vllm_config import config_launch, looks_like_vllm_config
 from .words import MStr, make_word
@@ -84,11 +84,21 @@ def container_launches(src: yn.Src, c: MappingNode, form: Form) -> list[Launch]:
     unset: dict[int, list[ParseProblem]] = {}
     cmd = _argv(src, cmd_node, "command", env, env_from, item_problems, unset)
     args = _argv(src, args_node, "args", env, env_from, item_problems, unset)
+    unknown_image = image is not None and not repository_written(image)
     if cmd_node is None:
         name = yn.scalar_text(yn.get(c, "name")) or ""
         if image is None and "vllm" not in name.lower():
             return []
-        if image is not None and not _entrypoint_is_vllm(image, args):
+        if unknown_image:
+            # ``image: {{ .Values.image }}``: what it runs is not known.
+            if args and could_start_launch(args[0].text):
+                launches = find_launches(args, form=form, env=env, expand="k8s")
+            else:
+                launches = find_launches(args, form=form, env=env, image_entrypoint=True,
+                                         image_span=image_span or src.span(c), expand="k8s")
+                for launch in launches:
+                    launch.entry_unknown = f"the image is `{image}`, not known from this file, so neither is what it runs"
+        elif image is not None and not _entrypoint_is_vllm(image, args):
             # An image without an ENTRYPOINT runs ``args`` as the command.
             launches = find_launches(args, form=form, env=env, image=image, expand="k8s")
         else:
@@ -101,9 +111,11 @@ def container_launches(src: yn.Src, c: MappingNode, form: Form) -> list[Launch]:
     own = {id(w) for w in cmd + args}
     seq = args_node if isinstance(args_node, SequenceNode) and args_node.value else cmd_node
     for launch in launches:
-        if image is not None:
+        if image is not None and not unknown_image:
             launch.image = image
             launch.release_hints.extend(image_hints(src, image_node))
+        elif unknown_image:
+            launch.image = None
         launch.problems.extend(_own_problems(launch, launches, item_problems))
         # A $(NAME) left in a script is bash's command substitution, not a
         # missing variable: only argv words the launch received are checked.

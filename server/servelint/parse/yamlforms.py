@@ -31,7 +31,7 @@ from yaml.nodes import Node
 
 from ..model import Form, Launch, MovedLaunch, ParsedDocument, ParseProblem, ReleaseHint, Word
 from ..text import KnownEdit, Span, edit_between
-from . import hints, problems
+from . import hints, problems, templates
 from . import yamlnodes as yn
 from .compose import is_compose, parse_compose
 from .entry import config_refs
@@ -350,8 +350,14 @@ def _read_uncached(text: str, chunk: str, start: int, end: int, line: int, name:
     launches: list[Launch] = []
     found: list[ParseProblem] = []
     release_hints, directives = hints.scan(text, start, end, line)
+    marks = None
+    read_text, read_chunk = text, chunk
+    if templates.has_template(chunk):
+        # Not YAML until rendered: read with its template actions hidden.
+        read_chunk, marks = templates.mask(chunk, start)
+        read_text = text[:start] + read_chunk + text[end:]
     try:
-        docs, problem = yn.load_at(text, start, end, chunk)
+        docs, problem = yn.load_at(read_text, start, end, read_chunk)
     except Exception as exc:
         log.exception("composing a YAML document of %s", name)
         return _Doc(start, end, line, [], [], [_internal(exc, Span(start, start))], [],
@@ -371,6 +377,11 @@ def _read_uncached(text: str, chunk: str, start: int, end: int, line: int, name:
         found.extend(problems_)
         if stop_after and len(launches) >= stop_after:
             break
+    if marks is not None:
+        tool = "the chart" if any(k in chunk for k in (".Values", ".Release", ".Chart")) else (
+            "the operator reading this resource")
+        for launch in launches:
+            templates.finish(launch, marks, text, tool)
     refs = tuple(i for i, l in enumerate(launches) if config_refs(l))
     return _Doc(start, end, line, forms, launches, found, [problem] if problem is not None else [],
                 release_hints, directives, refs)
