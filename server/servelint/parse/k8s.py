@@ -29,6 +29,12 @@ from .launches import find_launches
 from .vllm_config import config_launch, looks_like_vllm_config
 from .words import MStr, make_word
 
+
+def operator_launches(src, root):  # imported late: operators uses this module
+    from .operators import operator_launches as read
+
+    return read(src, root)
+
 _CONTAINER_LISTS = ("initContainers", "containers", "ephemeralContainers")
 
 
@@ -46,6 +52,14 @@ def parse_k8s(doc: yn.YamlDoc, text: str, stop_after: int = 0) -> tuple[list[Lau
     found: list[ParseProblem] = []
     src = doc.src
     may_run_vllm = "vllm" in text.lower()
+    covered: set[int] = set()
+    if isinstance(doc.root, MappingNode):
+        # Before the "vllm" check: KServe's huggingface runtime runs vLLM
+        # without the resource naming it.
+        got = operator_launches(src, doc.root)
+        if got is not None:
+            launches.extend(got[0])
+            covered = got[1]
     budget = yn.Budget()
     for node, _ in yn.walk_maps(doc.root, budget):
         keys = yn.index(node)  # every mapping of the document: one lookup table
@@ -60,7 +74,7 @@ def parse_k8s(doc: yn.YamlDoc, text: str, stop_after: int = 0) -> tuple[list[Lau
             if not isinstance(lst, SequenceNode):
                 continue
             for c in lst.value:
-                if isinstance(c, MappingNode):
+                if isinstance(c, MappingNode) and id(c) not in covered:
                     launches.extend(container_launches(src, c, Form.KUBERNETES))
         if stop_after and len(launches) >= stop_after:
             break
