@@ -41,6 +41,9 @@ _CHECK_OPTIONS = (
      dict(metavar="N", help="check at most N launches per file (default 1000; 0: all)")),
     (("-j", "--jobs"), "jobs", "jobs",
      dict(metavar="N", help="lint in N processes (default: the CPUs available; 1: in this process only)")),
+    (("--show-launches",), "show_launches", "flag",
+     dict(action="store_true", help="print the launches found (entry point, release, where each flag "
+                                   "comes from) instead of the problems; text, or JSON with --format json")),
 )
 
 
@@ -290,6 +293,8 @@ def check(args) -> int:
     # YAML files last: a --config file then knows the release of the launch
     # that names it (the output is sorted by path anyway).
     files.sort(key=_is_yaml)
+    if getattr(args, "show_launches", False):
+        return _show_launches(engine, base, args, files, status)
 
     def take(error: str | None, found: list, srcs: dict) -> None:
         nonlocal status
@@ -343,7 +348,23 @@ def check(args) -> int:
     return 0
 
 
-def _lint_path(engine, base, args, path: str) -> tuple:
+def _show_launches(engine, base, args, files: list[str], status: int) -> int:
+    """``check --show-launches``: each file's launches as servelint reads them."""
+    from .output import launch_reports, write_launches
+
+    reports = []
+    for path in files:
+        error, _, _ = _lint_path(engine, base, args, path, keep=reports)
+        if error is not None:
+            print(error, file=sys.stderr)
+            status = 2
+    reports.sort(key=lambda r: r[0])
+    write_launches(sys.stdout, [(p, launch_reports(r)) for p, r in reports],
+                   "json" if args.format == "json" else "text")
+    return status
+
+
+def _lint_path(engine, base, args, path: str, keep: list | None = None) -> tuple:
     """Read and lint one file: ``(error, diagnostics, sources)``, where
     ``error`` is the line for stderr when the file cannot be read and
     ``sources`` the texts the diagnostics were made from, by path."""
@@ -379,6 +400,9 @@ def _lint_path(engine, base, args, path: str) -> tuple:
         if settings is None:
             settings = _settings_by_dir[where] = for_file(where, base)
     result = engine.lint(name, text, settings=settings)
+    if keep is not None:
+        keep.append((name, result))
+        return None, [], {}
     srcs = dict(result.sources)
     srcs[name] = result.source
     _started()  # after the first file: the rules, parsers and tables are loaded

@@ -211,3 +211,114 @@ WRITERS = {"text": write_text, "json": write_json, "sarif": write_sarif, "github
 
 def stdout() -> TextIO:
     return sys.stdout
+
+
+# -- check --show-launches: what servelint read, launch by launch ----------------
+
+
+def launch_reports(result) -> list[dict]:
+    """Each launch of a lint result (``engine.LintResult``): how it starts,
+    the release it is checked against and why, and where each flag comes
+    from.  Ranges are LSP ranges, as in the diagnostics."""
+    from .parse.dump import describe_launch
+
+    src = result.source
+    out = []
+    for lr in result.launches:
+        launch = lr.launch
+        item = describe_launch(src, launch)
+        item["release"] = {"version": lr.release.version, "reason": lr.release.reason}
+        inv = lr.invocation
+        if inv is not None:
+            item["model"] = _model_report(src, inv)
+            item["flags"] = [_flag_report(src, f) for f in inv.flags]
+        out.append(item)
+    return out
+
+
+def _model_report(src: SourceText, inv) -> dict:
+    model = {"name": inv.model_name, "from": inv.model_source}
+    if inv.model is not None:
+        model["range"] = src.range(inv.model.span) if inv.model.path is None else None
+        if not inv.model.exact:
+            model["unknown"] = inv.model.note or "known only at run time"
+    return model
+
+
+def _flag_report(src: SourceText, flag) -> dict:
+    """One flag and its source: written in the file, in a --config file, or
+    added by the form (a chart, an operator), with its values."""
+    word = flag.word
+    item: dict = {"flag": flag.canonical or flag.written, "written": flag.written}
+    if flag.values:
+        item["values"] = [v.text for v in flag.values]
+    if flag.source == "config" or (word is not None and word.path is not None):
+        item["from"] = "config-file"
+        if word is not None and word.path:
+            item["file"] = word.path
+    elif word is not None and word.note and word.exact:
+        item["from"] = "added"
+        item["note"] = word.note
+    else:
+        item["from"] = "file"
+    if word is not None and word.path is None:
+        item["range"] = src.range(flag.name_span)
+    unknown = [w.note or "known only at run time" for w in ([word] if word else []) + list(flag.values)
+               if not w.exact]
+    if unknown:
+        item["unknown"] = unknown[0]
+    if flag.option is None:
+        item["not_a_flag_of_this_release"] = True
+    return item
+
+
+def write_launches(out: TextIO, reports: list[tuple[str, list[dict]]], fmt: str = "text") -> None:
+    """The ``--show-launches`` report: JSON, or text for people."""
+    if fmt == "json":
+        body = {"servelint": __version__, "files": [{"path": p, "launches": l} for p, l in reports]}
+        out.write(json.dumps(body, indent=2, ensure_ascii=False) + "\n")
+        return
+    lines: list[str] = []
+    for path, launches in reports:
+        lines.append(f"{path}: {len(launches)} launch{'es' if len(launches) != 1 else ''}")
+        for k, item in enumerate(launches, 1):
+            at = _line_col(item["entry_range"])
+            head = f"  {k}. {at} {item['entry']} ({item['form']})"
+            if item.get("image"):
+                head += f", image {item['image']}"
+            lines.append(head)
+            rel = item.get("release")
+            if rel:
+                lines.append(f"     release {rel['version']}: {rel['reason']}")
+            if item.get("entry_unknown"):
+                lines.append(f"     entry point unknown: {item['entry_unknown']}")
+            if item.get("build"):
+                lines.append(f"     built from {item['build']['dockerfile']}")
+            model = item.get("model")
+            if model:
+                where = f" at {_line_col(model['range'])}" if model.get("range") else ""
+                note = f" (unknown: {model['unknown']})" if model.get("unknown") else ""
+                lines.append(f"     model {model['name']} ({model['from']}{where}){note}")
+            for f in item.get("flags", []):
+                value = " " + " ".join(f["values"]) if f.get("values") else ""
+                if f["from"] == "config-file":
+                    source = "from the config file " + f.get("file", "")
+                elif f["from"] == "added":
+                    source = f["note"]
+                else:
+                    source = "written at " + _line_col(f["range"])
+                extra = f"; unknown: {f['unknown']}" if f.get("unknown") else ""
+                lines.append(f"     {f['written']}{value}  ({source}{extra})")
+            for w in item.get("opaque", []):
+                lines.append(f"     may hide flags: {w['text'] or '(nothing written)'} ({w.get('note', '')})")
+            for p in item.get("problems", []):
+                lines.append(f"     problem at {_line_col(p['range'])}: {p['message']}")
+    out.write("\n".join(lines) + ("\n" if lines else ""))
+
+
+def _line_col(rng) -> str:
+    """``L:C`` (1-based) of an LSP range or a dump range ``"l:c-l:c"``."""
+    if isinstance(rng, str):
+        line, col = rng.split("-")[0].split(":")
+        return f"{int(line) + 1}:{int(col) + 1}"
+    return f"{rng['start']['line'] + 1}:{rng['start']['character'] + 1}"

@@ -84,3 +84,29 @@ def dump_document(doc: ParsedDocument, text: str) -> dict:
             for h in doc.release_hints
         ]
     return out
+
+
+def describe_launch(src: SourceText, launch: Launch) -> dict:
+    """What a user needs to see why a launch reads as it does (``check
+    --show-launches``, the entry point's hover): how it starts, what is not
+    known about it, and what may hide flags.  Ranges are LSP ranges."""
+    out: dict = {
+        "form": launch.form.value,
+        "entry": launch.entry.value,
+        "entry_range": src.range(launch.entry_span),
+        "range": src.range(launch.span),
+    }
+    if launch.image:
+        out["image"] = launch.image
+    if launch.entry_unknown:
+        out["entry_unknown"] = launch.entry_unknown
+    if launch.build is not None:
+        out["build"] = {"context": launch.build.context, "dockerfile": launch.build.path}
+    if launch.env:
+        out["env"] = {k: (v.value if v.exact else None) for k, v in sorted(launch.env.items())}
+    if launch.opaque:
+        out["opaque"] = [{"text": w.text, "note": w.note or ""} for w in launch.opaque]
+    if launch.problems:
+        out["problems"] = [{"name": p.code, "range": src.range(p.span), "message": p.message}
+                           for p in launch.problems]
+    return out
