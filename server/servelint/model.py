@@ -43,6 +43,10 @@ class Entry(str, Enum):
 
     SERVE = "vllm serve"
     API_SERVER = "python -m vllm.entrypoints.openai.api_server"
+    # vLLM's old demo server: a flat parser like the api_server's; the
+    # module is gone from recent releases (which release says so is
+    # knowledge, not parsing).
+    DEMO_SERVER = "python -m vllm.entrypoints.api_server"
     # The image's own ENTRYPOINT (``vllm/vllm-openai`` runs ``vllm serve``):
     # the args are what follows the image in docker run / compose / k8s.
     IMAGE = "image entrypoint"

@@ -78,7 +78,6 @@ def test_wrappers_are_peeled(line, entry, rest):
         "echo vllm serve m",
         "trl vllm-serve --model m",
         "lighteval vllm pretrained=m",
-        "python -m vllm.entrypoints.api_server --model m",
         "python -c import",
         "python serve.py --model m",
         "bash run.sh",
@@ -349,3 +348,9 @@ def test_trailing_whitespace() -> None:
     p = one_word_launch("m", "--enforce-eager ").problems[0]
     assert p.data["kind"] == "trailing-whitespace"
     assert [x["text"] for x in p.data["parts"]] == ["--enforce-eager"]
+
+
+def test_the_old_demo_server_is_a_launch() -> None:
+    found = launch("python3 -m vllm.entrypoints.api_server --model m --port 8000")
+    assert found is not None and found.entry is Entry.DEMO_SERVER
+    assert [w.text for w in found.args] == ["--model", "m", "--port", "8000"]

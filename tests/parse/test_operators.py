@@ -57,11 +57,14 @@ def test_inference_service_runtimes() -> None:
 
 def test_llmaz_backend_runtime_one_launch_per_config() -> None:
     text, launches = read("llmaz-backendruntime.yaml")
-    assert len(launches) == 2  # the sglang runtime is not vLLM
-    default, spec = launches
+    assert len(launches) == 3  # the sglang runtime is not vLLM
+    default, spec, playground = launches
     assert default.entry is Entry.API_SERVER and default.image == "vllm/vllm-openai:v0.8.5"
     assert [(w.text, w.exact) for w in default.args[:2]] == [("--model", True), ("{{ .ModelPath }}", False)]
     assert "--speculative_model" in [w.text for w in spec.args]
+    # A Playground adds arguments to a BackendRuntime held elsewhere.
+    assert [w.text for w in playground.args] == ["--enable-prefix-caching", "--max-num-seqs=96"]
+    assert playground.entry_unknown.startswith("the BackendRuntime `vllm` (not in this file)")
 
 
 def test_kubeai_model() -> None:

@@ -53,7 +53,9 @@ def parse_compose(doc: yn.YamlDoc, text: str, stop_after: int = 0) -> tuple[list
     """The launches of a compose file's services; with ``stop_after``, no
     more than that many."""
     launches: list[Launch] = []
-    if "vllm" not in text.lower():
+    if "vllm" not in text.lower() and "build" not in text:
+        # (A built image may be vLLM's without the file naming it: the
+        # Dockerfile says, see ``with_built_image``.)
         return launches, []
     services = yn.get(doc.root, "services")
     for key, svc in yn.items(services):
@@ -137,10 +139,15 @@ def _unknown_entrypoint(src: yn.Src, svc: MappingNode, name: str, cmd: list[Word
         why = f"the image is `{image}`, filled in by compose from the environment, so what it runs is not known"
     launches = find_launches(cmd, form=Form.COMPOSE, env=env, image=image)
     if not launches:
-        if not cmd or not cmd[0].text.startswith("-"):
-            return []
-        if "vllm" not in (name + src.text[src.start(svc) : src.end(svc)]).lower():
+        named = "vllm" in (name + src.text[src.start(svc) : src.end(svc)]).lower()
+        if not any(w.text.startswith("--") for w in cmd):
+            return []  # no arguments a server would take (``npm start``)
+        if build is None and not named:
             return []  # nothing says this service runs vLLM
+        if build is not None and not named:
+            if not _HUB_ID.match(cmd[0].text) and not cmd[0].text.startswith("-"):
+                return []  # a program of the image (``gunicorn app:app --workers 4``)
+            why += "; nothing in this file says it is vLLM"
         anchor = src.span(image_node) if image_node is not None else build.span
         launches = find_launches(cmd, form=Form.COMPOSE, env=env, image=image, image_entrypoint=True,
                                  image_span=anchor)
@@ -151,7 +158,11 @@ def _unknown_entrypoint(src: yn.Src, svc: MappingNode, name: str, cmd: list[Word
     return launches
 
 
-def with_built_image(launch: Launch, dockerfile_text: str, dockerfile_path: str | None = None) -> Launch:
+# ``org/name``: a Hugging Face model id, as ``vllm serve``'s first argument.
+_HUB_ID = re.compile(r"[A-Za-z0-9][\w.-]*/[\w.-]+$")
+
+
+def with_built_image(launch: Launch, dockerfile_text: str, dockerfile_path: str | None = None) -> Launch | None:
     """``launch`` (a compose service with ``build:``) once its Dockerfile is read.
 
     The engine calls this with the text of ``launch.build.path`` (relative to
@@ -161,7 +172,9 @@ def with_built_image(launch: Launch, dockerfile_text: str, dockerfile_path: str 
     ``vllm serve`` when it is built ``FROM vllm/vllm-openai`` without one.
     Words the Dockerfile adds carry its path.  Anything else (another base
     image, whose entrypoint only that image knows; a shell-form
-    ENTRYPOINT) leaves the entry unknown, with the reason.
+    ENTRYPOINT) leaves the entry unknown, with the reason.  None: the
+    Dockerfile shows the service does not start vLLM (its exec-form
+    ENTRYPOINT is another program): not a launch.
     """
     from .dockerfile import built_stage
 
@@ -178,7 +191,7 @@ def with_built_image(launch: Launch, dockerfile_text: str, dockerfile_path: str 
         inner = [replace(w, path=where) for w in stage.entrypoint]
         found = find_launches(inner + given, form=Form.COMPOSE, env=dict(launch.env), image=stage.image)
         if not found:
-            return replace(launch, entry_unknown=f"the ENTRYPOINT of {where} does not start vLLM's server")
+            return None
         got = found[0]
         return replace(launch, entry=got.entry, args=got.args, entry_unknown=None,
                        problems=launch.problems + got.problems, image=launch.image or stage.image)

@@ -33,6 +33,7 @@ from . import problems
 from .words import assignment, basename, cover, join_words, subword
 
 API_SERVER_MODULE = "vllm.entrypoints.openai.api_server"
+DEMO_SERVER_MODULE = "vllm.entrypoints.api_server"
 # ``python -m vllm.entrypoints.cli.main serve`` is what the ``vllm`` script runs.
 CLI_MODULE = "vllm.entrypoints.cli.main"
 
@@ -265,6 +266,8 @@ def _module(
     span = words[i].span.cover(last.span)
     if module.text == API_SERVER_MODULE:
         return [_make(ctx, Entry.API_SERVER, span, words[rest:], env)]
+    if module.text == DEMO_SERVER_MODULE:
+        return [_make(ctx, Entry.DEMO_SERVER, span, words[rest:], env)]
     if module.text == CLI_MODULE and rest < len(words) and words[rest].text == "serve":
         span = span.cover(words[rest].span)
         return [_make(ctx, Entry.SERVE, span, words[rest + 1 :], env)]

@@ -16,7 +16,7 @@ rendering the chart, three shapes are read:
    ``--kv-transfer-config`` is not modelled.
 2. **A whole argv in a list**, as vLLM's own example chart has it
    (``image.command: ["vllm", "serve", "/data/", ...]``).
-3. **Container-like mappings** anywhere (``image`` + ``command``/``args``),
+3. **Container specs** anywhere (``name`` + ``image`` + ``command``/``args``),
    read like a Kubernetes container.
 4. **Argument lists of charts servelint does not model**: an ``args``,
    ``extraArgs`` or ``command`` list under a key path or beside keys that
@@ -83,9 +83,12 @@ def parse_helm(doc: yn.YamlDoc, text: str, stop_after: int = 0) -> tuple[list[La
         if isinstance(image, MappingNode) and isinstance(yn.get(image, "command"), SequenceNode):
             launches.extend(_image_command(src, image))
             read.add(id(yn.get(image, "command")))
-        elif isinstance(image, ScalarNode) and (
+        elif isinstance(image, ScalarNode) and yn.get(node, "name") is not None and (
             yn.get(node, "command") is not None or yn.get(node, "args") is not None
         ):
+            # A container spec (``name`` + ``image``), as charts take for
+            # sidecars and extra containers.  ``image`` + ``args`` without a
+            # name is the chart's own shape: its template decides (shape 4).
             launches.extend(container_launches(src, node, Form.HELM))
             read.update(id(yn.get(node, k)) for k in ("command", "args"))
     if not isinstance(specs, SequenceNode):

@@ -32,6 +32,8 @@ operators' own sources, as read for this module:
   + each ``spec.recommendedConfigs[].args`` (older: ``spec.args[].flags``)
   is one launch; ``{{ .ModelPath }}``-style placeholders are template
   expressions (``parse.templates``); the image is ``spec.image:spec.version``.
+  A ``Playground``'s ``backendRuntimeConfig.args`` follow a BackendRuntime
+  configuration held elsewhere: seen, its command unknown.
 * kubeai ``Model`` (kubeai.org/v1, ``engine: VLLM``): internal/modelcontroller
   engine_vllm.go runs ``python3 -m vllm.entrypoints.openai.api_server
   --model=<hf repo> --served-model-name=<name>`` + ``spec.args``, with
@@ -67,6 +69,8 @@ def operator_launches(src: yn.Src, root: MappingNode) -> tuple[list[Launch], set
         return _inference_service(src, root), set()
     if group == "inference.llmaz.io" and kind == "BackendRuntime":
         return _backend_runtime(src, root), set()
+    if group == "inference.llmaz.io" and kind == "Playground":
+        return _playground(src, root), set()
     if group == "kubeai.org" and kind == "Model":
         return _kubeai_model(src, root), set()
     return None
@@ -277,6 +281,28 @@ def _backend_runtime(src: yn.Src, root: MappingNode) -> list[Launch]:
                 launch.container = yn.container_of(src, args_node)
             out.append(launch)
     return out
+
+
+def _playground(src: yn.Src, root: MappingNode) -> list[Launch]:
+    """A Playground adds ``backendRuntimeConfig.args`` to a BackendRuntime's
+    configuration, which is another resource: the command is not known here."""
+    config = yn.get(yn.get(root, "spec"), "backendRuntimeConfig")
+    backend = yn.scalar_text(yn.get(config, "backendName")) or "vllm"  # llmaz's default backend
+    args_node = yn.get(config, "args")
+    if "vllm" not in backend.lower() or not isinstance(args_node, SequenceNode):
+        return []
+    name = yn.scalar_text(yn.get(config, "configName")) or "default"
+    anchor = _kind_span(src, root)
+    args = _list_words(src, args_node)
+    launch = Launch(
+        form=Form.KUBERNETES, entry=Entry.IMAGE, entry_span=anchor, args=args,
+        span=anchor.cover(src.span(args_node)),
+        entry_unknown=(f"the BackendRuntime `{backend}` (not in this file) decides the command; "
+                       f"these arguments follow its `{name}` configuration's"),
+        layout=yn.seq_layout([w.text for w in args], bool(args_node.flow_style)),
+        container=yn.container_of(src, args_node),
+    )
+    return [launch]
 
 
 # -- kubeai Model -------------------------------------------------------------------------------

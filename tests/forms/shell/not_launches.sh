@@ -8,7 +8,6 @@ vllm --version
 pkill -f "vllm serve"
 trl vllm-serve --model Qwen/Qwen3-8B
 lighteval vllm "pretrained=$MODEL,dtype=float16,tensor_parallel_size=4" "lighteval|gsm8k|0|0"
-python -m vllm.entrypoints.api_server --model removed/entrypoint
 python -c "import vllm; print(vllm.__version__)"
 python serve.py --model Qwen/Qwen3-8B
 docker run --rm python:3.12 pip install vllm

@@ -4,3 +4,4 @@ python3 -OO -X importtime -m vllm.entrypoints.openai.api_server --model m2
 python -m vllm.entrypoints.cli.main serve m3 --port 8000
 /usr/local/bin/vllm serve m4
 .venv/bin/vllm serve m5
+python -m vllm.entrypoints.api_server --model m6 --port 8000
