@@ -105,7 +105,7 @@ def _kind_span(src: yn.Src, root: MappingNode) -> Span:
 def _model_from_uri(src: yn.Src, uri: Node | None, at: Span, note: str) -> Word:
     """The model an operator downloads to ``/mnt/models``: an ``hf://`` URI's
     repository id (the same config.json), else the directory, unknown."""
-    if isinstance(uri, ScalarNode) and uri.value.startswith("hf://"):
+    if isinstance(uri, ScalarNode) and uri.value.startswith("hf://") and len(uri.value) > len("hf://"):
         m = yn.mstr(src, uri)
         return make_word(m.slice(len("hf://")), Span(m.starts[len("hf://")], src.span(uri).end))
     where = f" ({uri.value})" if isinstance(uri, ScalarNode) else ""
@@ -316,7 +316,8 @@ def _kubeai_model(src: yn.Src, root: MappingNode) -> list[Launch]:
     fixed = Span(anchor.start, anchor.start)
     url = yn.get(spec, "url")
     args: list[Word] = []
-    if isinstance(url, ScalarNode) and url.value.startswith("hf://") and yn.get(spec, "cacheProfile") is None:
+    if (isinstance(url, ScalarNode) and url.value.startswith("hf://") and len(url.value) > len("hf://")
+            and yn.get(spec, "cacheProfile") is None):
         m = yn.mstr(src, url)
         repo = m.slice(len("hf://"))
         args.append(make_word(MStr.at("--model=", src.span(url)) + repo, src.span(url)))
