@@ -35,7 +35,8 @@ class DeprecatedFlag(Rule):
             opt = flag.option
             if opt is None:
                 continue
-            if opt.dest == "model" and flag.source == "cli" and inv.launch.entry.value in ("vllm serve", "image entrypoint"):
+            if (opt.dest == "model" and flag.source == "cli" and inv.launch.entry_unknown is None
+                    and inv.launch.entry.value in ("vllm serve", "image entrypoint")):
                 yield Finding(
                     flag.name_span,
                     "--model is deprecated with `vllm serve`: give the model as the first positional argument "

@@ -13,7 +13,7 @@ from .base import Context, Finding, Rule
 def served_name_first(inv) -> "object | None":
     """The --served-model-name flag when vLLM rejects the launch for lacking a model first."""
     launch = inv.launch
-    if launch.entry not in (Entry.SERVE, Entry.IMAGE) or not launch.args:
+    if launch.entry not in (Entry.SERVE, Entry.IMAGE) or not launch.args or launch.entry_unknown:
         return None
     if not launch.args[0].text.startswith("-"):
         return None
@@ -99,6 +99,8 @@ class ModelMissing(Rule):
             return
         if inv.launch.opaque or inv.config_path is not None:
             return  # the model may come from "$@" or a config file we could not read
+        if inv.launch.entry_unknown:
+            return  # what runs the args may give the model (a chart's template, an operator's runtime)
         if served_name_first(inv) is not None:
             return  # served-name-without-model says it better
         yield Finding(inv.launch.entry_span, f"no model given: vLLM will serve its default, {DEFAULT_MODEL}")
