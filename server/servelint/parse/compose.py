@@ -34,7 +34,7 @@ from . import yamlnodes as yn
 from .entry import is_vllm_openai_image, repository_written
 from .launches import find_launches
 from .k8s import image_hints
-from .words import MStr, make_word
+from .words import MStr, make_word, split_words
 
 
 def is_compose(root: Node | None) -> bool:
@@ -363,72 +363,20 @@ def _collect_unknown(m: MStr, inexact: list[bool], unknown: list[Span]) -> None:
 
 def split_command(m: MStr, inexact: list[bool], found: list[ParseProblem]) -> list[Word]:
     """go-shellwords' split of a compose command string (no expansion)."""
-    text = m.text
-    words: list[Word] = []
-    chars: list[int] = []  # source indices of the current word's characters
-    synthetic: dict[int, str] = {}  # index → translated char (\t, \n)
-    first = -1  # where the current word starts (its opening quote included)
-    last = -1
-    quote = ""
-    got = False
-    i, n = 0, len(text)
 
-    def flush() -> None:
-        nonlocal chars, first, got, synthetic
-        if got:
-            value = "".join(synthetic.get(k, text[k]) for k in chars)
-            starts = [m.starts[k] for k in chars]
-            ends = [m.ends[k] if k not in synthetic else m.ends[k + 1] for k in chars]
-            span = Span(m.starts[first], max(m.starts[first], m.ends[last]))
-            exact = not any(inexact[first : last + 1])
-            note = None if exact else _NOTE
-            words.append(make_word(MStr(value, starts, ends), span, exact=exact, note=note))
-        chars, first, got, synthetic = [], -1, False, {}
-
-    while i < n:
-        c = text[i]
-        if c == "\\" and quote != "'" and i + 1 < n:
-            if first < 0:
-                first = i
-            # The escape covers both characters; \t and \n are translated.
-            nxt = text[i + 1]
-            synthetic[i] = {"t": "\t", "n": "\n"}.get(nxt, nxt)
-            chars.append(i)
-            got, last = True, i + 1
-            i += 2
-            continue
-        if c in " \t\r\n" and not quote:
-            flush()
-            i += 1
-            continue
-        if c in "\"'" and (not quote or quote == c):
-            if first < 0:
-                first = i
-            quote = "" if quote else c
-            got, last = True, i
-            i += 1
-            continue
-        if c in ";&|<>" and not quote:
-            flush()
-            rest = Span(m.starts[i], m.ends[n - 1])
-            found.append(
-                ParseProblem(
-                    problems.FORM_VALUE,
-                    f"compose splits a command string without a shell and stops at "
-                    f"`{c}`: everything from here on is dropped; use a list, or "
-                    f"`[\"sh\", \"-c\", \"...\"]` for shell syntax",
-                    rest,
-                    "warning",
-                )
+    def stop(c: str, rest: Span) -> None:
+        found.append(
+            ParseProblem(
+                problems.FORM_VALUE,
+                f"compose splits a command string without a shell and stops at "
+                f"`{c}`: everything from here on is dropped; use a list, or "
+                f"`[\"sh\", \"-c\", \"...\"]` for shell syntax",
+                rest,
+                "warning",
             )
-            return words
-        if first < 0:
-            first = i
-        chars.append(i)
-        got, last = True, i
-        i += 1
-    flush()
-    return words
+        )
+
+    return split_words(m, inexact, _NOTE, stop)
 
 
 # -- environment ----------------------------------------------------------------------

@@ -30,11 +30,6 @@ from .vllm_config import config_launch, looks_like_vllm_config
 from .words import MStr, make_word
 
 
-def operator_launches(src, root):  # imported late: operators uses this module
-    from .operators import operator_launches as read
-
-    return read(src, root)
-
 _CONTAINER_LISTS = ("initContainers", "containers", "ephemeralContainers")
 
 
@@ -44,22 +39,16 @@ def is_kubernetes(root: Node | None) -> bool:
     )
 
 
-def parse_k8s(doc: yn.YamlDoc, text: str, stop_after: int = 0) -> tuple[list[Launch], list[ParseProblem]]:
-    """Launches of one Kubernetes document (``text`` is the document's
-    chunk, used only for quick "can this hold vLLM?" checks); with
-    ``stop_after``, about that many (a ``List`` of thousands of pods)."""
+def parse_k8s(doc: yn.YamlDoc, text: str, stop_after: int = 0,
+              skip: "set[int] | frozenset[int]" = frozenset()) -> tuple[list[Launch], list[ParseProblem]]:
+    """Launches of one Kubernetes document's containers (``text`` is the
+    document's chunk, used only for quick "can this hold vLLM?" checks);
+    with ``stop_after``, about that many (a ``List`` of thousands of pods).
+    ``skip``: ids of container mappings read already (``operators``)."""
     launches: list[Launch] = []
     found: list[ParseProblem] = []
     src = doc.src
     may_run_vllm = "vllm" in text.lower()
-    covered: set[int] = set()
-    if isinstance(doc.root, MappingNode):
-        # Before the "vllm" check: KServe's huggingface runtime runs vLLM
-        # without the resource naming it.
-        got = operator_launches(src, doc.root)
-        if got is not None:
-            launches.extend(got[0])
-            covered = got[1]
     budget = yn.Budget()
     for node, _ in yn.walk_maps(doc.root, budget):
         keys = yn.index(node)  # every mapping of the document: one lookup table
@@ -74,7 +63,7 @@ def parse_k8s(doc: yn.YamlDoc, text: str, stop_after: int = 0) -> tuple[list[Lau
             if not isinstance(lst, SequenceNode):
                 continue
             for c in lst.value:
-                if isinstance(c, MappingNode) and id(c) not in covered:
+                if isinstance(c, MappingNode) and id(c) not in skip:
                     launches.extend(container_launches(src, c, Form.KUBERNETES))
         if stop_after and len(launches) >= stop_after:
             break

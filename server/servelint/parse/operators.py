@@ -44,16 +44,31 @@ from __future__ import annotations
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ..model import Entry, EnvVar, Form, Launch, Word
+from ..model import Entry, EnvVar, Form, Launch, ParseProblem, Word
 from ..text import Span
 from . import yamlnodes as yn
-from .compose import split_command
 from .entry import find_launches
-from .words import MStr, make_word
+from .k8s import container_env, parse_k8s
+from .words import MStr, make_word, split_words
 
 _KSERVE_LLM = "added by KServe's LLMInferenceService template"
 _KSERVE_RUNTIME = "added by KServe's kserve-vllmserver runtime"
 _KUBEAI = "added by kubeai's vLLM engine"
+
+
+def parse_kubernetes(doc: yn.YamlDoc, text: str, stop_after: int = 0) -> tuple[list[Launch], list[ParseProblem]]:
+    """A Kubernetes document: an operator resource's launches (before the
+    "vllm" check: KServe's huggingface runtime runs vLLM without the
+    resource naming it), then its containers (``k8s.parse_k8s``), those the
+    resource's launches cover left out."""
+    launches: list[Launch] = []
+    covered: set[int] = set()
+    if isinstance(doc.root, MappingNode):
+        got = operator_launches(doc.src, doc.root)
+        if got is not None:
+            launches, covered = got
+    more, found = parse_k8s(doc, text, stop_after and max(1, stop_after - len(launches)), skip=covered)
+    return launches + more, found
 
 
 def operator_launches(src: yn.Src, root: MappingNode) -> tuple[list[Launch], set[int]] | None:
@@ -114,8 +129,6 @@ def _model_from_uri(src: yn.Src, uri: Node | None, at: Span, note: str) -> Word:
 
 
 def _env_list(src: yn.Src, container: Node | None) -> dict[str, EnvVar]:
-    from .k8s import container_env
-
     return container_env(src, container) if isinstance(container, MappingNode) else {}
 
 
@@ -211,7 +224,7 @@ def _additional_args(src: yn.Src, main: MappingNode | None) -> list[Word]:
         if not isinstance(value, ScalarNode):
             return [Word("", src.span(item), exact=False, note="VLLM_ADDITIONAL_ARGS is set at run time")]
         m = yn.mstr(src, value)
-        return split_command(MStr(m.text, list(m.starts), list(m.ends)), [False] * len(m.text), [])
+        return split_words(MStr(m.text, list(m.starts), list(m.ends)), [False] * len(m.text))
     return []
 
 

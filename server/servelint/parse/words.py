@@ -181,3 +181,67 @@ def assignment(text: str) -> str | None:
     """The name of a ``NAME=value`` word, else None."""
     m = ASSIGNMENT.match(text)
     return m.group(0)[:-1] if m else None
+
+
+def split_words(m: MStr, inexact: list[bool], note: str | None = None, on_operator=None) -> list[Word]:
+    """Shell-like words of ``m`` without a shell: quotes and backslashes are
+    honoured, nothing is expanded (go-shellwords' rules, as compose splits a
+    command string).  ``inexact[i]``: whether ``m.text[i]`` is not known
+    from the file (its word gets ``note``).  An unquoted ``;&|<>`` ends the
+    words; ``on_operator(char, span of the rest)`` hears of it."""
+    text = m.text
+    words: list[Word] = []
+    chars: list[int] = []  # source indices of the current word's characters
+    synthetic: dict[int, str] = {}  # index → translated char (\t, \n)
+    first = -1  # where the current word starts (its opening quote included)
+    last = -1
+    quote = ""
+    got = False
+    i, n = 0, len(text)
+
+    def flush() -> None:
+        nonlocal chars, first, got, synthetic
+        if got:
+            value = "".join(synthetic.get(k, text[k]) for k in chars)
+            starts = [m.starts[k] for k in chars]
+            ends = [m.ends[k] if k not in synthetic else m.ends[k + 1] for k in chars]
+            span = Span(m.starts[first], max(m.starts[first], m.ends[last]))
+            exact = not any(inexact[first : last + 1])
+            words.append(make_word(MStr(value, starts, ends), span, exact=exact, note=None if exact else note))
+        chars, first, got, synthetic = [], -1, False, {}
+
+    while i < n:
+        c = text[i]
+        if c == "\\" and quote != "'" and i + 1 < n:
+            if first < 0:
+                first = i
+            # The escape covers both characters; \t and \n are translated.
+            nxt = text[i + 1]
+            synthetic[i] = {"t": "\t", "n": "\n"}.get(nxt, nxt)
+            chars.append(i)
+            got, last = True, i + 1
+            i += 2
+            continue
+        if c in " \t\r\n" and not quote:
+            flush()
+            i += 1
+            continue
+        if c in "\"'" and (not quote or quote == c):
+            if first < 0:
+                first = i
+            quote = "" if quote else c
+            got, last = True, i
+            i += 1
+            continue
+        if c in ";&|<>" and not quote:
+            flush()
+            if on_operator is not None:
+                on_operator(c, Span(m.starts[i], m.ends[n - 1]))
+            return words
+        if first < 0:
+            first = i
+        chars.append(i)
+        got, last = True, i
+        i += 1
+    flush()
+    return words

@@ -5,7 +5,7 @@ name alone (a ``vllm_config.yaml`` may be an app config; a SkyPilot task may
 run SGLang):
 
 =================  ==========================================================
-kubernetes         ``apiVersion`` + ``kind`` (``k8s.py``)
+kubernetes         ``apiVersion`` + ``kind`` (``operators.py``, then ``k8s.py``)
 compose            ``services:`` whose entries have image/build/command
 github-actions     ``jobs:`` with steps, or a composite action's ``runs:``
 skypilot           ``run:`` beside resources/envs/setup/...
@@ -36,7 +36,8 @@ from . import yamlnodes as yn
 from .compose import is_compose, parse_compose
 from .entry import config_refs
 from .helm import looks_like_values, parse_helm
-from .k8s import is_kubernetes, parse_k8s
+from .k8s import is_kubernetes
+from .operators import parse_kubernetes
 from .vllm_config import config_launch, looks_like_vllm_config
 from .workflows import is_github_actions, is_skypilot, parse_github_actions, parse_skypilot
 
@@ -54,7 +55,7 @@ def _vllm_config(doc: yn.YamlDoc, text: str, stop_after: int = 0) -> tuple[list[
 
 
 _PARSERS: dict[Form, _Parser] = {
-    Form.KUBERNETES: parse_k8s,
+    Form.KUBERNETES: parse_kubernetes,
     Form.COMPOSE: parse_compose,
     Form.GITHUB_ACTIONS: parse_github_actions,
     Form.SKYPILOT: parse_skypilot,
