@@ -47,7 +47,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ..model import Entry, EnvVar, Form, Launch, ParseProblem, Word
 from ..text import Span
 from . import yamlnodes as yn
-from .entry import find_launches
+from .launches import find_launches
 from .k8s import container_env, parse_k8s
 from .words import MStr, make_word, split_words
 
