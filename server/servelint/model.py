@@ -308,6 +308,24 @@ class ParseProblem:
 
 
 @dataclass(slots=True)
+class Input:
+    """A variable a launch reads that its file never sets: whoever runs the
+    file gives it (an environment variable, a make or compose variable).
+
+    Its value is unknown (the words made from it are inexact); ``guard`` is
+    where the file makes sure it is set, when it does: ``: "${MODEL:?}"``,
+    ``[ -z "$MODEL" ] && exit 1``, ``set -u``.
+    """
+
+    name: str
+    uses: list[Span]  # where the launch reads it
+    guard: Span | None = None
+    # "required" (the file stops when it is empty or unset), "nounset"
+    # (``set -u``: the shell stops when it is unset), or None.
+    guard_kind: str | None = None
+
+
+@dataclass(slots=True)
 class ImageBuild:
     """A container image the file builds instead of naming (compose ``build:``).
 
@@ -359,6 +377,11 @@ class Launch:
     entry_unknown: str | None = None
     # The image is built from a Dockerfile (compose ``build:``), not pulled.
     build: ImageBuild | None = None
+    # The variables it reads that the file never sets, with their guards.
+    inputs: list[Input] = field(default_factory=list)
+    # The --config file as the document itself writes it (a heredoc,
+    # ``cat > cfg.yaml <<EOF``): its flags, at their places in the document.
+    written_config: "Launch | None" = None
     problems: list[ParseProblem] = field(default_factory=list)
     # Words after the entry that the launch could not resolve into argv
     # (``"$@"``, ``"${ARGS[@]}"``): flags may hide there.
@@ -381,7 +404,7 @@ class Launch:
 
 
 # What a moved launch shifts only when it is read.
-_LAZY = ("args", "env", "problems", "opaque", "container", "build")
+_LAZY = ("args", "env", "problems", "opaque", "container", "build", "inputs", "written_config")
 
 
 class MovedLaunch(Launch):

@@ -22,7 +22,7 @@ def test_json_report(cli, tmp_path):
     assert entry["path"] == "run.sh"
     image, serve = entry["launches"]
     assert image["entry"] == "image entrypoint"
-    assert image["entry_unknown"] == "the image is `$IMAGE` ($IMAGE is not set in this file), so what it runs is not known"
+    assert image["entry_unknown"] == "the image is `$IMAGE` ($IMAGE is not set in this file: an input, given by whoever runs it), so what it runs is not known"
     assert image["release"]["version"] == "0.28.0"
     assert serve["entry"] == "vllm serve"
     assert serve["model"]["name"] == "Qwen/Qwen3-8B"
@@ -39,6 +39,6 @@ def test_text_report(cli, tmp_path):
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0] == "run.sh: 2 launches"
-    assert "     entry point unknown: the image is `$IMAGE` ($IMAGE is not set in this file), so what it runs is not known" in lines
+    assert "     entry point unknown: the image is `$IMAGE` ($IMAGE is not set in this file: an input, given by whoever runs it), so what it runs is not known" in lines
     assert "     --max-model-len 4096  (written at 4:46)" in lines
     assert any(line.startswith("     enforce-eager  (from the config file") for line in lines)

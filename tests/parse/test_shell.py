@@ -106,11 +106,15 @@ def test_layout():
     assert one("X=1 \\\nvllm serve m --a 1").layout == "single-line"
 
 
-def test_unset_variable_only_for_values_and_the_model():
+def test_inputs_are_the_values_and_the_model_the_file_never_sets():
     launch = one("vllm serve $M --$NAME 1 --a=$A --b $B ${C:+--c $C} ${D:-d} --e=${E:?x}")
-    flagged = sorted(p.data["variable"] for p in launch.problems if p.code == problems.UNSET_VARIABLE)
-    assert flagged == ["A", "B", "M"]
-    assert all(p.severity == "warning" for p in launch.problems)
+    # Given by whoever runs the script: no problem (issue 16, item 1).
+    assert launch.problems == []
+    assert [i.name for i in launch.inputs] == ["M", "A", "B", "E"]
+    model = launch.args[0]
+    assert not model.exact and model.note == "$M is not set in this file: an input, given by whoever runs it"
+    [e] = [i for i in launch.inputs if i.name == "E"]
+    assert e.guard_kind == "required"  # ${E:?x} stops the shell when E is unset
 
 
 def test_unset_variable_defined_later_in_a_function_is_not_flagged():
@@ -236,3 +240,16 @@ def test_variables_from_a_file_silence_unset_warnings():
     for setup in ("source .env", ". ./.env", "export $(grep -v '^#' .env | xargs)"):
         launch = one(f"{setup}\nvllm serve $MODEL")
         assert launch.problems == [] and not launch.args[0].exact
+
+
+def test_a_guard_protects_only_the_launches_after_it():
+    text = 'vllm serve "$MODEL"\n: "${MODEL:?}"\nvllm serve "$MODEL" --port 1\n'
+    first, second = parse_shell_document("x.sh", text).launches
+    assert first.inputs[0].guard is None
+    assert second.inputs[0].guard_kind == "required"
+    assert text[second.inputs[0].guard.start : second.inputs[0].guard.end] == '${MODEL:?}'
+
+
+def test_an_inner_script_input_the_outer_never_sets_is_no_problem():
+    [launch] = parse_shell_document("x.sh", "bash -c 'vllm serve m --port $PORT'\n").launches
+    assert launch.problems == [] and [i.name for i in launch.inputs] == ["PORT"]

@@ -477,13 +477,15 @@ class _Reader:
         for launch in result.launches:
             launch.image = launch.image or stage.image
             launch.layout = _layout(self.text, launch)
-            for p in launch.problems:
-                name = p.data.get("variable")
-                if p.code == problems.UNSET_VARIABLE and name in stage.args:
-                    p.message = (
-                        f"${name} is a build ARG: it is not set when the container runs "
-                        "(copy it into an ENV)"
-                    )
+            for inp in launch.inputs:
+                if inp.name in stage.args:
+                    # The file shows it: the build sets it, the container does not.
+                    launch.problems.append(ParseProblem(
+                        problems.UNSET_VARIABLE,
+                        f"${inp.name} is a build ARG: it is not set when the container runs "
+                        "(copy it into an ENV)",
+                        inp.uses[0], "warning", {"variable": inp.name},
+                    ))
         self.doc.problems.extend(result.problems)
         return result.launches
 

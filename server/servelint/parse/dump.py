@@ -65,8 +65,19 @@ def dump_launch(src: SourceText, launch: Launch) -> dict:
         out["problems"] = [
             _problem(src, p) for p in launch.problems
         ]
+    if launch.inputs:
+        out["inputs"] = [_input(src, i) for i in launch.inputs]
+    if launch.written_config is not None:
+        out["written_config"] = dump_launch(src, launch.written_config)
     if launch.release_hints:
         out["release_hints"] = [h.version for h in launch.release_hints]
+    return out
+
+
+def _input(src: SourceText, inp) -> dict:
+    out: dict = {"name": inp.name, "uses": [_rng(src, s) for s in inp.uses]}
+    if inp.guard is not None:
+        out["guard"] = {"kind": inp.guard_kind, "range": _rng(src, inp.guard)}
     return out
 
 
@@ -106,6 +117,14 @@ def describe_launch(src: SourceText, launch: Launch) -> dict:
         out["env"] = {k: (v.value if v.exact else None) for k, v in sorted(launch.env.items())}
     if launch.opaque:
         out["opaque"] = [{"text": w.text, "note": w.note or ""} for w in launch.opaque]
+    if launch.inputs:
+        out["inputs"] = [
+            {"name": i.name, "uses": [src.range(s) for s in i.uses],
+             **({"guard": {"kind": i.guard_kind, "range": src.range(i.guard)}} if i.guard is not None else {})}
+            for i in launch.inputs
+        ]
+    if launch.written_config is not None:
+        out["written_config"] = {"range": src.range(launch.written_config.span)}
     if launch.problems:
         out["problems"] = [{"name": p.code, "range": src.range(p.span), "message": p.message}
                            for p in launch.problems]

@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..model import EnvVar, Form, Launch, ParsedDocument, ParseProblem, Word
+from ..model import EnvVar, Form, Input, Launch, ParsedDocument, ParseProblem, Word
 from ..text import Span
 from .entry import config_refs
 from .words import MStr
@@ -87,6 +87,7 @@ class _Unknown:
     span: Span  # where the reference is written
     note: str
     one_to_one: bool  # its placeholder maps character for character onto it
+    input: str | None = None  # the variable's name when it is an input (never set here)
 
 
 def parse_makefile_document(path: str, text: str) -> ParsedDocument:
@@ -451,7 +452,7 @@ class _Reader:
                 return None, f"$({name}) is set by make"
             if self.included:
                 return None, f"$({name}) is not set in this Makefile (an included file may set it)"
-            return None, f"$({name}) is not set in this Makefile: an input, given on make's command line or in the environment"
+            return None, _input_note(name)
         if var.raw is None:
             return None, var.note or f"$({name}) is only known when make runs"
         if var.simple:
@@ -478,21 +479,35 @@ class _Reader:
         if names is not None:
             names.add("_" if n == 2 else name)
         one = len(shell) == n and ref.starts == sorted(set(ref.starts)) and len(set(ref.starts)) == n
-        unknown.append(_Unknown(span, why, one))
+        unknown.append(_Unknown(span, why, one, body if why == _input_note(body) else None))
         if len(shell) == n:
             return MStr(shell, list(ref.starts), list(ref.ends))
         return MStr.at(shell, span)
 
 
+def _input_note(name: str) -> str:
+    return f"$({name}) is not set in this Makefile: an input, given on make's command line or in the environment"
+
+
 def _mark(launch: Launch, unknown: list[_Unknown], text: str) -> None:
     """Words made from unknown make references: inexact, with make's reason,
-    and their text as written in the Makefile."""
+    and their text as written in the Makefile; make's inputs are the
+    launch's inputs."""
     if not unknown:
         return
+    inputs = {i.name: i for i in launch.inputs}
     for w in launch.args + launch.opaque:
         hit = [u for u in unknown if w.span.start < u.span.end and u.span.start < w.span.end]
         if not hit:
             continue
+        for u in hit:
+            if u.input is not None:
+                inp = inputs.get(u.input)
+                if inp is None:
+                    inp = inputs[u.input] = Input(u.input, [])
+                    launch.inputs.append(inp)
+                if u.span not in inp.uses:
+                    inp.uses.append(u.span)
         w.exact = False
         w.note = hit[0].note
         chars = list(w.text)

@@ -459,6 +459,8 @@ def _launch(l: Launch, d: int) -> Launch:
         container=c,
         build=None if l.build is None else replace(
             l.build, span=l.build.span.shifted(d), command=[_word(w, d) for w in l.build.command]),
+        inputs=[replace(i, uses=[u.shifted(d) for u in i.uses], guard=_span(i.guard, d)) for i in l.inputs],
+        written_config=None if l.written_config is None else _launch(l.written_config, d),
     )
 
 

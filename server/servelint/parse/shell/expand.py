@@ -493,7 +493,11 @@ class Expander:
             return
         elif op in (":?", "?"):
             if state != "known":
+                # The shell stops here when it is unset (or empty, with ``:``).
+                self.scope.guard(name, span)
                 self._add_unknown(node, b, f"${name} must be set by whoever runs the script")
+                if state == "unset":
+                    b.unset.append((name, span, b.length()))
                 return
         elif op:
             if state == "known":
@@ -549,8 +553,10 @@ class Expander:
             b.opaque = f"${name} is not set in this file; it may hold several arguments"
             self._add_unknown(node, b, b.opaque)
         else:
+            # An input: whoever runs the script gives it (issue 16, item 1).
             self._add_unknown(
-                node, b, f"${name} is not set in this file", unset=None if b.guarded else name
+                node, b, f"${name} is not set in this file: an input, given by whoever runs it",
+                unset=None if b.guarded else name,
             )
 
     def _name_and_index(self, node: Node) -> tuple[str, str | None]:

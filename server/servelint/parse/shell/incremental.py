@@ -361,6 +361,9 @@ def _replay(launch: Launch, step: _Step) -> Launch:
         release_hints=[replace(h, span=step.span(h.span)) for h in launch.release_hints],
         problems=[replace(p, span=step.span(p.span)) for p in launch.problems],
         opaque=[mv(w) for w in launch.opaque],
+        inputs=[replace(i, uses=[step.span(u) for u in i.uses],
+                        guard=None if i.guard is None else step.span(i.guard)) for i in launch.inputs],
+        written_config=None if launch.written_config is None else _replay(launch.written_config, step),
         moved_from=None,
     )
 

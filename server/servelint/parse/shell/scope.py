@@ -109,7 +109,7 @@ _GONE = object()  # in a journal entry: the name was removed
 
 
 # The parts of a walker's state a snapshot holds (each a ``Tracked``).
-STATE = ("vars", "exported", "assigned", "functions", "called")
+STATE = ("vars", "exported", "assigned", "functions", "called", "guards")
 
 
 class Journal:
@@ -208,6 +208,10 @@ class Scope:
         self.exported: Tracked = Tracked((n, True) for n, v in self.vars.items() if v.exported)
         self.functions: Tracked = Tracked()  # name → body
         self.called: Tracked = Tracked()  # a set
+        # Variables the script makes sure are set before it goes on
+        # (``: "${X:?}"``, ``[ -z "$X" ] && exit``): name → (where, kind);
+        # ``set -u`` is the name "-u" (every variable, kind "nounset").
+        self.guards: Tracked = Tracked()
         # Bumped by every change to the script's state (variables, functions,
         # options): a top-level statement that leaves it unchanged is "pure",
         # and can be re-read on its own after an edit (see ``incremental``).
@@ -244,6 +248,15 @@ class Scope:
         self.vars[name] = var
         if var.exported:
             self.exported.add(name)
+
+    def guard(self, name: str, span: Span, kind: str = "required") -> None:
+        """The script stops here when ``name`` is empty or unset."""
+        if name not in self.guards:
+            self.version += 1
+            self.guards[name] = (span, kind)
+
+    def guard_of(self, name: str) -> "tuple[Span, str] | None":
+        return self.guards.get(name) or self.guards.get("-u")
 
     def unset(self, name: str) -> None:
         self.version += 1

@@ -20,7 +20,7 @@ from typing import NamedTuple, Sequence
 
 from tree_sitter import Node
 
-from ...model import Env, EnvVar, Form, Launch, ParseProblem, Word
+from ...model import Env, EnvVar, Form, Input, Launch, ParseProblem, Word
 from ...text import Span
 from .. import problems
 from ..entry import config_refs, could_start_launch, find_launches
@@ -321,6 +321,7 @@ class Walker:
         kids = node.named_children
         if not kids:
             return
+        self._guards(node)
         self._stmt(kids[0])
         self.scope.cond += 1
         try:
@@ -331,6 +332,7 @@ class Walker:
 
     def _if(self, node: Node) -> None:
         """The condition always runs; the branches may not."""
+        self._guards(node)
         depth = self.scope.cond
         try:
             for c in node.children:
@@ -344,8 +346,37 @@ class Walker:
         finally:
             self.scope.cond = depth
 
+    def _guards(self, node: Node) -> None:
+        """``[ -z "$X" ] && exit 1``, ``[ -n "$X" ] || { echo ...; exit 1; }``,
+        ``if [ -z "$X" ]; then ...; exit 1; fi``: past this, X is set."""
+        kids = node.children
+        if node.type == "list":
+            ops = [c.type for c in kids if not c.is_named]
+            named = node.named_children
+            if len(named) < 2 or not ops or not _EXITS.search(self.text.of(named[-1])):
+                return
+            test, when = self.text.of(named[0]), ops[0]
+        else:  # if_statement: the condition, then the branch that exits
+            cond = [c for c in kids[: next((k for k, c in enumerate(kids) if c.type == "then"), 0)] if c.is_named]
+            then = [c for c in node.named_children if c not in cond and c.type not in ("elif_clause", "else_clause")]
+            if not cond or not any(_EXITS.search(self.text.of(c)) for c in then):
+                return
+            test, when = " ".join(self.text.of(c) for c in cond), "&&"
+        for name in _tested(test, "-z" if when == "&&" else "-n"):
+            self.scope.guard(name, self.text.span(node))
+
     def _for(self, node: Node) -> None:
         name = node.child_by_field_name("variable")
+        body = node.child_by_field_name("body")
+        if name is not None and body is not None:
+            # ``for v in MODEL TP; do [ -z "${!v}" ] && exit 1; done``
+            loop = self.text.of(name)
+            text = self.text.of(body)
+            if _EXITS.search(text) and re.search(r"-z\s+\"?\$\{!" + re.escape(loop) + r"\}", text):
+                for c in node.children_by_field_name("value"):
+                    word = self.text.of(c)
+                    if re.fullmatch(r"[A-Za-z_]\w*", word):
+                        self.scope.guard(word, self.text.span(node))
         if name is not None:
             self.scope.set(
                 self.text.of(name),
@@ -531,6 +562,8 @@ class Walker:
                     self.scope.allexport = False
                 elif t == "allexport":
                     self.scope.allexport = True
+                if (t.startswith("-") and not t.startswith("--") and "u" in t[1:]) or t == "nounset":
+                    self.scope.guard("-u", self.text.doc_span(a, b), "nounset")
             return True
         return False
 
@@ -710,14 +743,23 @@ class Walker:
         launch.args = args
 
     def _explain_hidden(self, launch: Launch) -> None:
-        """An inner script (``sh -c '...'``) sees only exported variables."""
-        for p in launch.problems:
-            name = p.data.get("variable") if p.code == problems.UNSET_VARIABLE else None
-            if name and name in self.scope.vars and not self.scope.vars[name].exported:
-                p.message = (
-                    f"${name} is set in this file but not exported, so the inner "
-                    "script does not see it: vLLM would receive an empty value"
+        """An inner script (``sh -c '...'``) sees only exported variables: an
+        input of it that this file sets without exporting is the one case
+        where the file shows an empty value reaching vLLM."""
+        for inp in launch.inputs:
+            var = self.scope.vars.get(inp.name)
+            if var is None or var.exported or any(p.data.get("variable") == inp.name for p in launch.problems):
+                continue
+            launch.problems.append(
+                ParseProblem(
+                    problems.UNSET_VARIABLE,
+                    f"${inp.name} is set in this file but not exported, so the inner "
+                    "script does not see it: vLLM would receive an empty value",
+                    inp.uses[0],
+                    "warning",
+                    {"variable": inp.name},
                 )
+            )
 
     def _note_unset(self, launch: Launch, w: Word, out: Out) -> None:
         """Unset variables matter in a value or the model, not in a flag's name."""
@@ -725,24 +767,26 @@ class Walker:
         for name, span, index in out.unset:
             if w.text.startswith("-") and (eq < 0 or index <= eq):
                 continue
-            self.pending_unset.append((launch, name, span))
+            # A guard protects the launches after it (the shell stopped before).
+            self.pending_unset.append((launch, name, span, self.scope.guard_of(name)))
 
     def _finish_unset(self) -> None:
+        """The variables each launch reads that this script never sets: its
+        inputs, with the guards seen before the launch.  Not a problem: the
+        caller gives them (issue 16, item 1); see ``_explain_hidden`` for the
+        one case the file shows them empty."""
         if self.scope.sourced:
-            return
-        for launch, name, span in self.pending_unset:
+            return  # a sourced file may set any of them
+        found: dict[tuple[int, str], Input] = {}
+        for launch, name, span, guard in self.pending_unset:
             if name in self.scope.assigned:
                 continue
-            launch.problems.append(
-                ParseProblem(
-                    problems.UNSET_VARIABLE,
-                    f"${name} is not set in this file and has no default: "
-                    "vLLM would receive an empty value",
-                    span,
-                    "warning",
-                    {"variable": name},
-                )
-            )
+            inp = found.get((id(launch), name))
+            if inp is None:
+                inp = found[(id(launch), name)] = Input(name, [], *(guard or (None, None)))
+                launch.inputs.append(inp)
+            if span not in inp.uses:
+                inp.uses.append(span)
 
     def _layout(self, launch: Launch) -> str:
         if not launch.args:
@@ -826,6 +870,14 @@ class Walker:
         for launch in find_launches(words, form=self.form, env=self._env([]), expand=self._inner_expand(),
                                    parse_script=parse_shell):
             self._adopt(launch, a, b, words, special)
+
+
+_EXITS = re.compile(r"\b(?:exit|return)\b")
+
+
+def _tested(test: str, op: str) -> list[str]:
+    """The variables ``test`` checks with ``op`` (``-z`` / ``-n``)."""
+    return re.findall(op + r"\s+\"?\$\{?([A-Za-z_]\w*)\}?\"?", test)
 
 
 def _name_word(node: Node) -> Node:
