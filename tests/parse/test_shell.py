@@ -253,3 +253,30 @@ def test_a_guard_protects_only_the_launches_after_it():
 def test_an_inner_script_input_the_outer_never_sets_is_no_problem():
     [launch] = parse_shell_document("x.sh", "bash -c 'vllm serve m --port $PORT'\n").launches
     assert launch.problems == [] and [i.name for i in launch.inputs] == ["PORT"]
+
+
+def test_a_heredoc_written_config_is_the_launchs_config():
+    text = (
+        "TP=2\n"
+        "cat > cfg.yaml <<EOF\n"
+        "tensor-parallel-size: $TP\n"
+        "enable-prefix-caching: false\n"
+        "seed: $SEED\n"
+        "EOF\n"
+        "vllm serve m --config ./cfg.yaml\n"
+    )
+    [launch] = parse_shell_document("x.sh", text).launches
+    cfg = launch.written_config
+    assert [w.text for w in cfg.args] == ["--tensor-parallel-size", "2", "--seed", "$SEED"]
+    # Positions are inside the heredoc: a finding lands on the key as written.
+    assert text[cfg.args[0].span.start : cfg.args[0].span.end] == "tensor-parallel-size"
+    assert text[cfg.args[1].span.start : cfg.args[1].span.end] == "$TP"
+    assert not cfg.args[3].exact and "an input" in cfg.args[3].note
+    # The file's dropped `false` is this launch's problem: vLLM reads it for it.
+    assert [p.code for p in launch.problems] == [problems.CONFIG_FALSE_DROPPED]
+
+
+def test_a_quoted_heredoc_delimiter_keeps_the_text():
+    text = "cat <<'EOF' > cfg.yaml\nserved-model-name: $NAME\nEOF\nvllm serve m --config cfg.yaml\n"
+    [launch] = parse_shell_document("x.sh", text).launches
+    assert [(w.text, w.exact) for w in launch.written_config.args] == [("--served-model-name", True), ("$NAME", True)]

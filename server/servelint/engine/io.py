@@ -32,11 +32,17 @@ def read_text_file(path: str) -> str | None:
         return None
 
 
-def load_config(path: str, ref: Word | None, read_file, sources: dict[str, SourceText]):
+def load_config(path: str, ref: Word | None, read_file, sources: dict[str, SourceText], written=None):
     """The --config file a launch names with ``ref`` (the launch ``path``
     is in): ``(ref, its launch, state, its path)``.  The state is "" (no
     such file named), "not-yaml", "missing", or a digest of the text read
-    (the launch's key holds it); the text read goes into ``sources``."""
+    (the launch's key holds it); the text read goes into ``sources``.
+
+    ``written``: the file as the document itself writes it before the
+    launch (``Launch.written_config``, a heredoc): used instead of reading
+    the path, its words already placed in the document."""
+    if written is not None and ref is not None:
+        return ref, written, _written_digest(written), None
     if ref is None or not ref.exact:
         return None, None, "", None
     target = os.path.expanduser(ref.text)
@@ -60,6 +66,11 @@ def load_config(path: str, ref: Word | None, read_file, sources: dict[str, Sourc
         for w in cfg.args:
             w.path = target
     return ref, cfg, digest, target
+
+
+def _written_digest(cfg) -> str:
+    """A written config's state for the launch's key: its words and where."""
+    return "written:" + repr([(w.text, w.span.start, w.exact) for w in cfg.args])
 
 
 def load_records(paths):

@@ -330,7 +330,7 @@ class Engine:
         if release is None:
             release = self._choose_release(run, launch)
         ref, cfg_launch, config_state, config_path = io.load_config(path, run.refs.get(id(launch)), self.read_file,
-                                                                    run.sources)
+                                                                    run.sources, written=launch.written_config)
         if config_path:
             # The --config file runs under this launch's release: remember it
             # for when that file is linted on its own.

@@ -109,7 +109,7 @@ _GONE = object()  # in a journal entry: the name was removed
 
 
 # The parts of a walker's state a snapshot holds (each a ``Tracked``).
-STATE = ("vars", "exported", "assigned", "functions", "called", "guards")
+STATE = ("vars", "exported", "assigned", "functions", "called", "guards", "written")
 
 
 class Journal:
@@ -212,6 +212,8 @@ class Scope:
         # (``: "${X:?}"``, ``[ -z "$X" ] && exit``): name → (where, kind);
         # ``set -u`` is the name "-u" (every variable, kind "nounset").
         self.guards: Tracked = Tracked()
+        # Files the script has written from a heredoc, by ``written.key``.
+        self.written: Tracked = Tracked()
         # Bumped by every change to the script's state (variables, functions,
         # options): a top-level statement that leaves it unchanged is "pure",
         # and can be re-read on its own after an edit (see ``incremental``).

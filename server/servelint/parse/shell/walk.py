@@ -25,6 +25,8 @@ from ...text import Span
 from .. import problems
 from ..entry import config_refs, could_start_launch, find_launches
 from ..words import MStr, basename, cover
+from ..written import WrittenFile, config_of
+from ..written import key as written_key
 from .errors import attach_errors
 from .expand import Builder, Expander, Out, k8s_expand, mask_github
 from .grammar import ascii_only, parse_range, parse_tree
@@ -652,6 +654,7 @@ class Walker:
                     for c in args:
                         self._walk_substitutions(c)
                 if stdin:
+                    self._written_file(name, args, stdin)
                     self._stdin_scripts([name_node] + args, stdin)
             return
         prefix, args, stdin = self._command_parts(kids, redirects)
@@ -724,6 +727,8 @@ class Walker:
         ``special``: the words that may hide several (opaque) or use unset
         variables, by id (see ``Expander.argv``)."""
         self.launches.append(launch)
+        if self.scope.written:
+            self._attach_written_config(launch)
         if not words or launch.span.start != words[0].span.start:
             self._explain_hidden(launch)
             return  # found inside a nested script, which finished it
@@ -741,6 +746,97 @@ class Walker:
             if out is not None and out.unset:
                 self._note_unset(launch, w, out)
         launch.args = args
+
+    # -- files the script writes -------------------------------------------------
+
+    def _written_file(self, name: str, args: list[Node], redirects: list[Node]) -> None:
+        """``cat > F <<EOF``, ``cat <<'EOF' > F``, ``tee F <<-EOF``: what F holds."""
+        prog = basename(name)
+        if prog not in ("cat", "tee"):
+            return
+        heredoc = next((r for r in redirects if r.type == "heredoc_redirect"), None)
+        if heredoc is None:
+            return
+        targets: list[tuple[Node, bool]] = []  # (the file's word, appended)
+        for r in redirects + [c for c in heredoc.named_children if c.type == "file_redirect"]:
+            if r.type != "file_redirect":
+                continue
+            op = next((c.type for c in r.children if not c.is_named), "")
+            word = next((c for c in r.named_children if c.type in _WORDISH), None)
+            if word is not None and op in (">", ">|", ">>") and (prog == "cat" or op != ">"):
+                targets.append((word, op == ">>"))
+        if prog == "tee":
+            texts = [self.text.of(c) for c in args]
+            append = "-a" in texts or "--append" in texts
+            targets += [(c, append) for c, t in zip(args, texts) if not t.startswith("-")]
+        if not targets:
+            return
+        body = next((c for c in heredoc.named_children if c.type == "heredoc_body"), None)
+        start = next((c for c in heredoc.named_children if c.type == "heredoc_start"), None)
+        quoted = start is not None and any(q in self.text.of(start) for q in "'\"\\")
+        dash = any(c.type == "<<-" for c in heredoc.children)
+        text, unknown = self._heredoc_text(body, quoted, dash)
+        span = self.text.span(heredoc)
+        for word, append in targets:
+            outs = self.expander.words(word)
+            if len(outs) != 1 or not outs[0].word.exact:
+                continue
+            path = written_key(outs[0].word.text)
+            self.scope.version += 1
+            if append or self.scope.cond:
+                self.scope.written.pop(path, None)  # what it holds depends on what ran before
+            else:
+                self.scope.written[path] = WrittenFile(path, text, span, unknown)
+
+    def _heredoc_text(self, body: Node | None, quoted: bool, dash: bool) -> tuple[MStr, list[tuple[Span, str]]]:
+        """A heredoc's text as the command reads it: expanded unless the
+        delimiter is quoted, leading tabs dropped for ``<<-``."""
+        if body is None:
+            return MStr.empty(), []
+        a, b = body.start_byte, body.end_byte
+        unknown: list[tuple[Span, str]] = []
+        if quoted:
+            out = self.text.verbatim(a, b)
+        else:
+            out = MStr.empty()
+            pos = a
+            for c in body.named_children:
+                if c.start_byte > pos:
+                    out = out + _heredoc_literal(self.text.verbatim(pos, c.start_byte))
+                if c.type == "heredoc_content":
+                    out = out + _heredoc_literal(self.text.verbatim(c.start_byte, c.end_byte))
+                else:
+                    built = Builder()
+                    self.expander.add(c, built, quoted=True)
+                    value = built.joined()
+                    span = self.text.span(c)
+                    if not built.exact:
+                        unknown.append((span, "; ".join(built.notes) or "a value known only when the script runs"))
+                        value = self.text.verbatim(c.start_byte, c.end_byte)
+                    out = out + value
+                pos = c.end_byte
+            if b > pos:
+                out = out + _heredoc_literal(self.text.verbatim(pos, b))
+        if dash:
+            keep = [k for k in range(len(out.text)) if not (out.text[k] == "\t" and _only_tabs(out.text, k))]
+            out = MStr("".join(out.text[k] for k in keep), [out.starts[k] for k in keep], [out.ends[k] for k in keep])
+        return out, unknown
+
+    def _attach_written_config(self, launch: Launch) -> None:
+        """A launch naming ``--config F`` where F is a file the script wrote."""
+        for ref in config_refs(launch):
+            if not ref.exact:
+                continue
+            got = self.scope.written.get(written_key(ref.text))
+            if got is None:
+                continue
+            cfg = config_of(got)
+            if cfg is not None:
+                launch.written_config = cfg
+                # Its own problems (a dropped `false`) belong to this launch:
+                # vLLM reads the file for it.
+                launch.problems.extend(cfg.problems)
+            return
 
     def _explain_hidden(self, launch: Launch) -> None:
         """An inner script (``sh -c '...'``) sees only exported variables: an
@@ -870,6 +966,37 @@ class Walker:
         for launch in find_launches(words, form=self.form, env=self._env([]), expand=self._inner_expand(),
                                    parse_script=parse_shell):
             self._adopt(launch, a, b, words, special)
+
+
+def _heredoc_literal(m: MStr) -> MStr:
+    """Literal heredoc text: ``\\$``, ``\\```, ``\\\\`` lose their backslash and a
+    backslash-newline vanishes (as in double quotes); any other backslash stays."""
+    t = m.text
+    if "\\" not in t:
+        return m
+    chars, starts, ends = [], [], []
+    k = 0
+    while k < len(t):
+        if t[k] == "\\" and k + 1 < len(t) and t[k + 1] in "$`\\\n":
+            if t[k + 1] != "\n":
+                chars.append(t[k + 1])
+                starts.append(m.starts[k])
+                ends.append(m.ends[k + 1])
+            k += 2
+            continue
+        chars.append(t[k])
+        starts.append(m.starts[k])
+        ends.append(m.ends[k])
+        k += 1
+    return MStr("".join(chars), starts, ends)
+
+
+def _only_tabs(text: str, k: int) -> bool:
+    """Whether ``text[k]`` is in the run of tabs that starts its line."""
+    j = k
+    while j > 0 and text[j - 1] == "\t":
+        j -= 1
+    return j == 0 or text[j - 1] == "\n"
 
 
 _EXITS = re.compile(r"\b(?:exit|return)\b")
