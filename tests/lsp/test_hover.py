@@ -143,3 +143,23 @@ async def test_hover_shows_the_error_record(session):
     assert "**When it happens:** " + record.triggerScenarios.strip() in hover.contents.value
     assert "1. " + record.solutions[0].strip() in hover.contents.value
     assert "- this launch: vLLM 0.28.0, because the directive `vllm=0.28.0` in this file" in hover.contents.value
+
+
+async def test_hover_on_the_entry_point_says_how_the_launch_was_read(session):
+    await session.initialize()
+    text = ("#!/bin/bash\n" + DIRECTIVE + ': "${MODEL:?}"\n'
+            'docker run --gpus all --name vllm "$IMAGE" --model "$MODEL" --max-model-len 4096 "$@"\n')
+    hover = await _hover(session, text, '"$IMAGE"', 2)
+    assert hover.range == rng(text, '"$IMAGE"')
+    assert hover.contents.value == "\n".join([
+        "### `image entrypoint` (shell)",
+        "",
+        f"- vLLM 0.33.0, because {REASON}",
+        "- entry point unknown: the image is `$IMAGE` ($IMAGE is not set in this file: an input, given by "
+        "whoever runs it), so what it runs is not known",
+        "- model `$MODEL` (--model) (unknown: $MODEL is not set in this file: an input, given by whoever runs it)",
+        "- 2 flags: 2 written here",
+        "- values not known from the file: `--model`",
+        "- input `$MODEL`: set by whoever runs the file (required: the file stops without it, line 3)",
+        '- may hide flags: `"$@"`',
+    ])

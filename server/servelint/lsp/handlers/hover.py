@@ -253,6 +253,11 @@ async def hover(ls: "ServelintServer", params: types.HoverParams) -> types.Hover
             continue
         hit = inv.flag_at(offset)
         if hit is None:
+            if lr.launch.entry_span.start <= offset < max(lr.launch.entry_span.end, lr.launch.entry_span.start + 1):
+                return types.Hover(
+                    contents=types.MarkupContent(kind=_markup_kind(ls), value=launch_markdown(result, lr)),
+                    range=convert.lsp_range(src, lr.launch.entry_span),
+                )
             continue
         flag, word = hit
         value, span = _flag_markdown(ls, result, st.path, lr, flag, word, offset)
@@ -261,6 +266,53 @@ async def hover(ls: "ServelintServer", params: types.HoverParams) -> types.Hover
             range=convert.lsp_range(src, span),
         )
     return None
+
+
+def launch_markdown(result, lr: "LaunchResult") -> str:
+    """The hover on a launch's entry point: what ``check --show-launches``
+    says of it (how it starts, its release and why, where its flags come
+    from, what is not known)."""
+    from ...output import launch_reports
+
+    item = launch_reports(_OneLaunch(result, lr))[0]
+    head = f"### `{item['entry']}` ({item['form']})"
+    lines = [f"- vLLM {item['release']['version']}, because {item['release']['reason']}"]
+    if item.get("image"):
+        lines.append(f"- image `{item['image']}`")
+    if item.get("build"):
+        lines.append(f"- image built from `{item['build']['dockerfile']}`")
+    if item.get("entry_unknown"):
+        lines.append(f"- entry point unknown: {item['entry_unknown']}")
+    model = item.get("model")
+    if model:
+        note = f" (unknown: {model['unknown']})" if model.get("unknown") else ""
+        lines.append(f"- model `{model['name']}` ({model['from']}){note}")
+    flags = item.get("flags", [])
+    if flags:
+        by = {"file": 0, "config-file": 0, "added": 0}
+        for f in flags:
+            by[f["from"]] += 1
+        said = [f"{by['file']} written here"] + ([f"{by['config-file']} from the config file"] if by["config-file"] else []) \
+            + ([f"{by['added']} added by the form"] if by["added"] else [])
+        lines.append(f"- {len(flags)} flag{'s' if len(flags) != 1 else ''}: " + ", ".join(said))
+        unknown = [f["written"] for f in flags if f.get("unknown")]
+        if unknown:
+            lines.append("- values not known from the file: " + ", ".join(f"`{u}`" for u in unknown))
+    for inp in item.get("inputs", []):
+        guard = f" (required: the file stops without it, line {inp['guard']['range']['start']['line'] + 1})" \
+            if inp.get("guard") and inp["guard"]["kind"] == "required" else ""
+        lines.append(f"- input `${inp['name']}`: set by whoever runs the file{guard}")
+    for w in item.get("opaque", []):
+        lines.append(f"- may hide flags: `{w['text']}`" if w["text"] else f"- may hide flags: {w['note']}")
+    return head + "\n\n" + "\n".join(lines)
+
+
+class _OneLaunch:
+    """A lint result narrowed to one launch, for ``output.launch_reports``."""
+
+    def __init__(self, result, lr) -> None:
+        self.source = result.source
+        self.launches = [lr]
 
 
 def _markup_kind(ls: "ServelintServer") -> types.MarkupKind:
