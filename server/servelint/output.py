@@ -309,6 +309,10 @@ def write_launches(out: TextIO, reports: list[tuple[str, list[dict]]], fmt: str 
                     source = "written at " + _line_col(f["range"])
                 extra = f"; unknown: {f['unknown']}" if f.get("unknown") else ""
                 lines.append(f"     {f['written']}{value}  ({source}{extra})")
+            for inp in item.get("inputs", []):
+                guard = inp.get("guard")
+                said = f", guarded at {_line_col(guard['range'])} ({guard['kind']})" if guard else ""
+                lines.append(f"     input ${inp['name']}: set by whoever runs the file{said}")
             for w in item.get("opaque", []):
                 lines.append(f"     may hide flags: {w['text'] or '(nothing written)'} ({w.get('note', '')})")
             for p in item.get("problems", []):
