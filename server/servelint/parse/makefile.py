@@ -524,9 +524,10 @@ def _mark(launch: Launch, unknown: list[_Unknown], text: str) -> None:
 
 
 def _to_definitions(launch: Launch, known: list[_Known]) -> None:
-    """Words that come from a make variable point where its value is
-    written (``VLLM_FLAGS = --max-model-len 8192``), so that a finding on one
-    flag of it lands on that flag and a fix edits the definition.  The shell
+    """Words that come from a make variable holding several words point
+    where its value is written (``VLLM_FLAGS = --max-model-len 8192``), so
+    that a finding on one flag of it lands on that flag and a fix edits the
+    definition.  The shell
     splits an unquoted value at whitespace: the k-th word inside a
     reference is the value's k-th whitespace-separated token (quotes the
     shell removed are kept out of the word's characters)."""
@@ -535,7 +536,10 @@ def _to_definitions(launch: Launch, known: list[_Known]) -> None:
         if not inside:
             continue
         tokens = [(t.start(), t.end()) for t in re.finditer(r"\S+", k.value.text)]
-        if len(tokens) != len(inside):
+        if len(tokens) != len(inside) or len(tokens) < 2:
+            # One word stays at the reference (``$(MODEL)``): an edit of the
+            # launch (moving ``--model $(MODEL)``) must not reach into the
+            # definition, which other recipes use too.
             continue
         for (i, w), (a, b) in zip(inside, tokens):
             token = k.value.text[a:b]
