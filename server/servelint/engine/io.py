@@ -9,7 +9,7 @@ import stat
 from collections.abc import Mapping
 
 from .. import LazyLogger
-from ..model import Word
+from ..model import Launch, Word
 from ..text import SourceText
 
 log = LazyLogger(__name__)
@@ -30,6 +30,29 @@ def read_text_file(path: str) -> str | None:
             return fh.read(MAX_DOCUMENT_CHARS + 1)
     except (OSError, ValueError):
         return None
+
+
+def load_build(path: str, launch: Launch, read_file, sources: dict[str, SourceText]) -> tuple["Launch | None", str]:
+    """A compose service built from a Dockerfile (``Launch.build``), read
+    with that Dockerfile: ``(the launch as the image runs it, state)``.
+
+    The state is "missing" or a digest of the Dockerfile read (the launch's
+    key holds it, so an edit of the Dockerfile is seen); the text goes into
+    ``sources`` (findings on its ENTRYPOINT words point into it).  The
+    launch is None when the Dockerfile shows the service does not start
+    vLLM; without the file it is returned as it was, its entry point unknown.
+    """
+    from ..parse.compose import with_built_image
+
+    build = launch.build
+    target = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(path)), build.path))
+    text = read_file(target)
+    if text is None:
+        return launch, "missing"
+    import hashlib
+
+    sources[target] = SourceText(text)
+    return with_built_image(launch, text, target), hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def load_config(path: str, ref: Word | None, read_file, sources: dict[str, SourceText], written=None):

@@ -318,7 +318,17 @@ class Engine:
         # (the edit is below it) or the same words moved by an edit above it.
         prev = run.by_key.of_launch(launch, index, launch.moved_from) if run.by_key else None
         release = None
-        if prev is not None and run.stable is not None and launch.entry is not Entry.CONFIG_FILE:
+        build_state = ""
+        if launch.build is not None:
+            # A compose service built from a Dockerfile runs what that file
+            # says: read it (an edit of it is seen through its digest).
+            built, build_state = io.load_build(path, launch, self.read_file, run.sources)
+            if built is None:
+                return LaunchResult(launch, self._choose_release(run, launch), None, [], {},
+                                    ("not-vllm", build_state), launch.span.start)
+            launch = built
+        if (prev is not None and run.stable is not None and launch.entry is not Entry.CONFIG_FILE
+                and launch.build is None):
             release = run.stable.release(prev.release)
             if (release is prev.release and id(launch) not in run.refs
                     and prev.context == (release.version, release.reason, "", settings)):
@@ -345,7 +355,7 @@ class Engine:
             kept = self._carried(prev, prev.key, run, launch, release, read)
             if kept is not None:
                 return kept
-        key = launch_key(run.source, launch, self._env_keys) + (self._launcher(run, launch),) + context
+        key = launch_key(run.source, launch, self._env_keys) + (self._launcher(run, launch), build_state) + context
         twin = run.twins.get(key)
         if twin is not None:
             same = within(twin.diagnostics, path, twin.launch.span, launch.span)

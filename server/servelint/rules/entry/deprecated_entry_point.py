@@ -57,7 +57,9 @@ class DeprecatedEntryPoint(Rule):
     ## Evidence
     The entry point as the file writes it (a shell command, a container's
     `command`, a Dockerfile's `ENTRYPOINT`) and the release the file runs.
-    An image whose entry point is not shown in the file is not reported.
+    An image whose entry point is not shown in the file is not reported; for
+    a compose service built from a Dockerfile, the Dockerfile's `ENTRYPOINT`
+    is reported in the Dockerfile.
     """
 
     code = "SL020"
@@ -71,8 +73,10 @@ class DeprecatedEntryPoint(Rule):
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         launch = ctx.invocation.launch
-        if launch.entry is not Entry.API_SERVER or getattr(launch, "entry_unknown", None):
+        if launch.entry is not Entry.API_SERVER or launch.entry_unknown:
             return
+        if launch.build is not None:
+            return  # the entry point is the built Dockerfile's ENTRYPOINT, reported where it is written
         yield Finding(
             launch.entry_span,
             f"`python -m vllm.entrypoints.openai.api_server` is deprecated in vLLM {ctx.version} "
