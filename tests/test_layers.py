@@ -27,10 +27,6 @@ KNOWN_CYCLE_EDGES = {
     # share into derive/; then neither imports the other.
     ("servelint.rules.top_quant_checkpoint", "servelint.rules.top_quantization"),
     ("servelint.rules.top_quantization", "servelint.rules.top_quant_checkpoint"),
-    # rules/registry.py reads ORDER back from rules/__init__ (which imports
-    # the registry) inside rule_module_names: the rules room's, new on main;
-    # ORDER belongs in the registry.
-    ("servelint.rules.registry", "servelint.rules"),
 }
 
 

@@ -1,10 +1,10 @@
-"""--config files that vLLM cannot use."""
+"""SL007: a `--config` file vLLM cannot read, or a launch it leaves without a model."""
 
 from __future__ import annotations
 
-from ..diagnostics import Category, Severity
-from ..model import Entry
-from .base import Context, Finding, Rule
+from ...diagnostics import Category, Severity
+from ...model import Entry
+from ..base import Context, Finding, Rule
 
 
 class ConfigFileProblem(Rule):
@@ -24,10 +24,23 @@ class ConfigFileProblem(Rule):
     any flag (vllm/utils/argparse_utils.py, `_pull_args_from_config` and
     `load_config_file`).
 
+    ## Example
+    ```sh
+    vllm serve Qwen/Qwen3-8B --config serve.json
+    vllm serve Qwen/Qwen3-8B --config a.yaml --config b.yaml
+    ```
+
     ## Fix
     Give exactly one existing YAML mapping: `--config serve.yaml`, and the
     model first (`vllm serve MODEL --config serve.yaml`) or as `model:` in
     the file.
+
+    ## Evidence
+    The `--config` words and, for a shell script, the file they name,
+    relative to the script (a missing file is a warning: vLLM opens the path
+    from its working directory, which need not be the script's). Paths in
+    container forms resolve inside the container and are not looked up; a
+    path built from a variable is not judged.
     """
 
     code = "SL007"
@@ -75,7 +88,7 @@ class ConfigFileProblem(Rule):
 def _unreadable(ctx: Context, path: str) -> str:
     """Why a config file gives no flags (yaml.safe_load fails, or its
     result has no ``.items()``: vLLM then raises while loading it)."""
-    from ..parse.vllm_config import parse_vllm_config
+    from ...parse.vllm_config import parse_vllm_config
 
     text = ctx.text_of(path)
     problems = parse_vllm_config(path, text).problems if text is not None else []

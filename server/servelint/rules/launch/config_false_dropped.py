@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..argv import primary_string, resolve_option
-from ..derive.base import UNKNOWN, Derived
-from ..derive.cache import prefix_caching
-from ..derive.scheduler import chunked_prefill
-from ..diagnostics import Category, Severity
-from ..model import Entry
-from ..parse import problems
-from .base import Context, Finding, Rule
+from ...argv import primary_string, resolve_option
+from ...derive.base import UNKNOWN, Derived
+from ...derive.cache import prefix_caching
+from ...derive.scheduler import chunked_prefill
+from ...diagnostics import Category, Severity
+from ...model import Entry
+from ...parse import problems
+from ..base import Context, Finding, Rule
 
 # Options whose parser default is None and which vLLM resolves per model:
 # the derive function that says what the launch ends up with.
