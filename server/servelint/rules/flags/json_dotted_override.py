@@ -1,9 +1,9 @@
-"""Whole JSON values lost to dotted keys."""
+"""SL107: a whole JSON value lost to dotted keys."""
 
 from __future__ import annotations
 
-from ..diagnostics import Category, Related, Severity
-from .base import Context, Finding, Rule
+from ...diagnostics import Category, Related, Severity
+from ..base import Context, Finding, Rule
 
 
 class JsonDottedOverride(Rule):
@@ -18,9 +18,19 @@ class JsonDottedOverride(Rule):
     end of argv (vllm/utils/argparse_utils.py, `parse_args`), so it replaces
     the whole JSON value instead of merging with it: `mode` is silently lost.
 
+    ## Example
+    ```sh
+    vllm serve Qwen/Qwen3-8B -cc '{"mode": 3}' --compilation-config.cudagraph_mode NONE
+    ```
+
     ## Fix
     Use one form: move the whole value's keys into dotted keys, or the dotted
     keys into the JSON.
+
+    ## Evidence
+    The flags as written: one option given both as a whole value and as
+    dotted keys (on the command line or as keys of a `--config` file),
+    resolved to their option by the release's parser.
     """
 
     code = "SL107"

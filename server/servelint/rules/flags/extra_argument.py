@@ -1,11 +1,11 @@
-"""Words vLLM's parser has no place for."""
+"""SL106: words vLLM's parser has no place for."""
 
 from __future__ import annotations
 
-from ..diagnostics import Applicability, Category, Fix, Severity
-from ..edits import remove_words, rename_flag
-from .base import Context, Finding, Rule
-from .invalid_value import _FALSE, _TRUE
+from ...diagnostics import Applicability, Category, Fix, Severity
+from ...edits import remove_words, rename_flag
+from ..base import Context, Finding, Rule
+from ._shared import FALSE_WORDS, TRUE_WORDS
 
 
 class ExtraArgument(Rule):
@@ -20,6 +20,11 @@ class ExtraArgument(Rule):
     vLLM accepts one positional argument (the model) and stops with
     `unrecognized arguments: WORD`.
 
+    ## Example
+    ```sh
+    vllm serve Qwen/Qwen3-8B --enforce-eager true
+    ```
+
     ## Fix
     Remove the word, or attach it to the flag it belongs to.
 
@@ -27,6 +32,12 @@ class ExtraArgument(Rule):
     Removing a stray word is safe: vLLM rejects it, so no launch that starts
     uses it. Replacing a switch's value with its negative form is unsafe: it
     changes what the launch does.
+
+    ## Evidence
+    The launch's words as the release's parser reads them: a word is extra
+    only when the file shows it exactly (not built from a variable) and
+    nothing before it takes a value. Words passed on opaquely (`"$@"`) are
+    not judged.
     """
 
     code = "SL106"
@@ -68,9 +79,9 @@ def _boolean_value_fixes(ctx: Context, flag, word) -> list[Fix]:
     removed = remove_words(ctx.text_of, [word], ctx.path)
     if not removed or flag.word is None or flag.word.path != word.path:
         return []
-    if value in _TRUE:
+    if value in TRUE_WORDS:
         return [Fix(f"Remove {word.text}", removed, applicability=Applicability.SAFE, preferred=True)]
-    if value in _FALSE and flag.option.negative and not flag.negated:
+    if value in FALSE_WORDS and flag.option.negative and not flag.negated:
         neg = flag.option.negative[0]
         return [Fix(f"Replace with {neg}", rename_flag(flag, neg, ctx.path) + removed, applicability=Applicability.UNSAFE, preferred=True)]
     return []

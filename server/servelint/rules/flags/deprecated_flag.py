@@ -1,9 +1,9 @@
-"""Flags the release deprecates."""
+"""SL105: a flag the release deprecates."""
 
 from __future__ import annotations
 
-from ..diagnostics import Category, Severity
-from .base import Context, Finding, Rule
+from ...diagnostics import Category, Severity
+from ..base import Context, Finding, Rule
 
 
 class DeprecatedFlag(Rule):
@@ -19,9 +19,19 @@ class DeprecatedFlag(Rule):
     Deprecated flags are removed in a later release, and then the launch fails
     with `unrecognized arguments`. Some already do nothing.
 
+    ## Example
+    ```sh
+    vllm serve --model Qwen/Qwen3-8B --mamba-cache-mode align    # vLLM 0.33.0
+    ```
+
     ## Fix
     Follow the deprecation note; give the model as the first positional
     argument: `vllm serve MODEL ...`.
+
+    ## Evidence
+    The flag as written and the deprecation the release's own option table
+    records for it (its help text or definition, generated per release);
+    `--model` only after `vllm serve` (or an image that runs it).
     """
 
     code = "SL105"

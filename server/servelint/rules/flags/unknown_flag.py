@@ -1,39 +1,20 @@
-"""Flags the release does not know."""
+"""SL101: a flag the release does not know."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from ..diagnostics import Applicability, Category, Fix, Severity
-from ..edits import rename_flag
-from .base import Context, Finding, Rule
-
-
-def nearest(name: str, candidates: list[str], n: int = 3) -> list[str]:
-    """The closest option strings, for "did you mean"."""
-    return list(_nearest(name, tuple(candidates), n))
-
-
-@lru_cache(maxsize=4096)
-def _nearest(name: str, candidates: tuple[str, ...], n: int) -> tuple[str, ...]:
-    # Imported here: a check that meets no unknown flag skips difflib (~4M
-    # instructions of a cold one).
-    import difflib
-
-    # difflib over a release's ~500 option strings costs milliseconds, and an
-    # editor re-lints the same unknown flag on every keystroke.
-    return tuple(difflib.get_close_matches(name, candidates, n=n, cutoff=0.72))
+from ...diagnostics import Applicability, Category, Fix, Severity
+from ...edits import rename_flag
+from ..base import Context, Finding, Rule, version_key
+from ._shared import nearest
 
 
 def _history_note(ctx: Context, string: str) -> str | None:
     """"added in 0.30.0" / "removed in 0.27.0" when another release knows the flag."""
-    from ..knowledge import history
+    from ...knowledge import history
 
     releases = history.releases_with(string)
     if not releases:
         return None
-    from .base import version_key
-
     mine = version_key(ctx.version)
     later = [r for r in releases if version_key(r) > mine]
     earlier = [r for r in releases if version_key(r) < mine]
@@ -72,10 +53,16 @@ class UnknownFlag(Rule):
     Use the suggested spelling (`--max-model-len`), or the release that has the
     flag, or remove it.
 
-
     ## Fix safety
     Unsafe: the suggested spelling is a guess at what was meant, and it names a
     different option than the one written; offered, never applied for you.
+
+    ## Evidence
+    The flag's name as written (a name built from a variable is not
+    judged) and the option table of the release the file runs, generated
+    from that release's parser; "added in"/"removed in" come from the
+    tables of the other releases servelint knows.
+
     ## vLLM source
     argparse's `parse_args` via `FlexibleArgumentParser` (vllm/utils/argparse_utils.py);
     the flag tables are generated from each release.

@@ -1,10 +1,10 @@
-"""The same option given more than once."""
+"""SL104: the same option given more than once."""
 
 from __future__ import annotations
 
-from ..diagnostics import Applicability, Category, Fix, Related, Severity
-from ..edits import remove_flag
-from .base import Context, Finding, Rule
+from ...diagnostics import Applicability, Category, Fix, Related, Severity
+from ...edits import remove_flag
+from ..base import Context, Finding, Rule
 
 
 def _value_key(flag) -> tuple:
@@ -38,12 +38,24 @@ class DuplicateFlag(Rule):
     Past 20 repeats of one option, the 20th finding says how many more
     there are and the rest are not reported.
 
+    ## Example
+    ```sh
+    vllm serve Qwen/Qwen3-8B --max-model-len 4096 --port 8000 --max_model_len 8192
+    ```
+
     ## Fix
     Remove the earlier occurrence (safe: the later one already wins).
 
     ## Fix safety
     Safe: argparse keeps the last occurrence, so removing the earlier one
     changes nothing vLLM sees.
+
+    ## Evidence
+    The flags as written, resolved to their options by the release's
+    parser (any spelling of one option counts). Options that collect every
+    occurrence (`append`, `nargs="*"`) and a `--config` value overridden on
+    the command line are not reported; the same value given twice is
+    information.
     """
 
     code = "SL104"

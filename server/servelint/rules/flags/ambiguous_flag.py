@@ -1,10 +1,10 @@
-"""Abbreviated flags: ambiguous ones fail, unique ones are fragile."""
+"""SL102: an abbreviated flag that matches several options."""
 
 from __future__ import annotations
 
-from ..diagnostics import Applicability, Category, Fix, Severity
-from ..edits import rename_flag
-from .base import Context, Finding, Rule
+from ...diagnostics import Applicability, Category, Fix, Severity
+from ...edits import rename_flag
+from ..base import Context, Finding, Rule
 
 
 class AmbiguousFlag(Rule):
@@ -19,12 +19,22 @@ class AmbiguousFlag(Rule):
     `allow_abbrev`), but an ambiguous one stops vLLM with
     `ambiguous option: --max could match --max-log-len, --max-model-len, ...`.
 
+    ## Example
+    ```sh
+    vllm serve Qwen/Qwen3-8B --max 8192
+    ```
+
     ## Fix
     Write the whole flag name.
 
     ## Fix safety
     Unsafe: each candidate is a different option; you choose which one was
     meant.
+
+    ## Evidence
+    The flag's name as written and the option strings of the release the
+    file runs (generated from its parser): the prefix starts more than one
+    of them.
     """
 
     code = "SL102"
@@ -48,43 +58,4 @@ class AmbiguousFlag(Rule):
                 fixes=[Fix(f"Replace with {c}", rename_flag(flag, c, ctx.path), applicability=Applicability.UNSAFE) for c in flag.candidates]
                 if len(flag.candidates) <= 3 else [],
                 vllm_message=f"ambiguous option: {name} could match {', '.join(flag.candidates)}",
-            )
-
-
-class AbbreviatedFlag(Rule):
-    """A flag written as an abbreviation of a longer one.
-
-    ## What it does
-    Points out flags that vLLM accepts only because they are a unique prefix
-    of a real flag, such as `--max-num-batched-token` for
-    `--max-num-batched-tokens`.
-
-    ## Why
-    It works today, but a new flag in a later release can make the prefix
-    ambiguous and the launch fails after an upgrade.
-
-    ## Fix
-    Write the whole flag name (a safe fix).
-
-    ## Fix safety
-    Safe: the full spelling names the option argparse already picks for the
-    abbreviation.
-    """
-
-    code = "SL108"
-    fixes = frozenset({Applicability.SAFE})
-    name = "abbreviated-flag"
-    category = Category.UNKNOWN_FLAG
-    severity = Severity.INFORMATION
-
-    def check(self, ctx: Context):
-        for flag in ctx.invocation.flags:
-            if flag.spelling != "abbrev" or flag.string is None:
-                continue
-            yield Finding(
-                flag.name_span,
-                f"{flag.written} is an abbreviation of {flag.string}: vLLM accepts it, but a later release can make it ambiguous",
-                flag=flag.string,
-                path=flag.path,
-                fixes=[Fix(f"Write {flag.string} in full", rename_flag(flag, flag.string, ctx.path), applicability=Applicability.SAFE, preferred=True)],
             )

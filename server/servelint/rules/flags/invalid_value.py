@@ -1,22 +1,20 @@
-"""Values vLLM rejects: wrong type, not a choice, out of range, missing, bad JSON."""
+"""SL103: values vLLM rejects: wrong type, not a choice, out of range, missing, bad JSON."""
 
 from __future__ import annotations
 
 import json
 import re
 
-from ..diagnostics import Applicability, Category, Edit, Fix, Severity
-from ..jsonpos import locate
-from ..text import Span
-from ..values import check_value
-from ..derive.flags import config_key
-from .base import Context, Finding, Rule
-from .unknown_flag import nearest
+from ...diagnostics import Applicability, Category, Edit, Fix, Severity
+from ...jsonpos import locate
+from ...text import Span
+from ...derive.flags import config_key
+from ...values import check_value
+from ..base import Context, Finding, Rule
+from ._shared import FALSE_WORDS, TRUE_WORDS, nearest
 
 # Compiled by re's cache on first use (few options need it): ~0.2 ms of a cold check.
 _LITERAL = r"Literal\[([^\]]*)\]"
-_TRUE = ("true", "1", "yes", "on")
-_FALSE = ("false", "0", "no", "off")
 
 
 def _literal_choices(type_text: str | None) -> list | None:
@@ -53,7 +51,7 @@ _CHECKED_LATER: dict[str, str] = {}
 # own message: this rule stays silent on them so a bad value is reported once.
 # --kv-cache-dtype (a plain str from 0.33.0, checked by
 # CacheConfig._validate_cache_dtype, vllm/config/cache.py 0.33.0:473) is
-# kv-cache-dtype-unknown (SL314, rules/top_dtype.py); up to 0.32.0 argparse
+# kv-cache-dtype-unknown (SL314, rules/cache/); up to 0.32.0 argparse
 # enforces its choices and this rule reports it.
 _REPORTED_ELSEWHERE = frozenset({"kv_cache_dtype"})
 
@@ -156,12 +154,22 @@ class InvalidValue(Rule):
     ## Fix
     Use a value from the listed choices or range (`0.9`, `bfloat16`).
 
-
     ## Fix safety
     Removing a value given to a switch (`--enforce-eager=true` →
     `--enforce-eager`) is safe: vLLM would set the switch the same way. Turning
     it into the negative form (`--no-…`) changes what the launch does and is
     unsafe.
+
+    ## Evidence
+    The value as written, when the file shows all of it (a value built from
+    a variable or a template expression is not judged), and the option's
+    type, choices, range and JSON fields in the release the file runs,
+    generated from its parser and config classes. Values a help text lists
+    but argparse does not enforce are a warning. A range of a
+    `MultiModalConfig` field is judged only when the model's architecture is
+    multimodal or not known (vLLM builds that config only for multimodal
+    models).
+
     ## vLLM source
     argparse `type=`/`choices=` built by `_compute_kwargs` (vllm/engine/arg_utils.py);
     pydantic `Field(gt=..., le=...)` constraints of the config classes; JSON
@@ -209,9 +217,9 @@ class InvalidValue(Rule):
         name_end = flag.name_span.end
         drop = Edit(ctx.path if flag.word is None or flag.word.path is None else flag.word.path,
                     Span(name_end, value.span.end), "")
-        if text in _TRUE:
+        if text in TRUE_WORDS:
             fixes.append(Fix(f"Remove ={value.text}", [drop], applicability=Applicability.SAFE, preferred=True))
-        elif text in _FALSE and flag.option.negative:
+        elif text in FALSE_WORDS and flag.option.negative:
             neg = flag.option.negative[0]
             full = Edit(drop.path, Span(flag.name_span.start, value.span.end), neg)
             fixes.append(Fix(f"Replace with {neg}", [full], applicability=Applicability.UNSAFE, preferred=True))
