@@ -13,7 +13,7 @@ from ..derive.mamba import mamba_backend, mamba_backends, stochastic_rounding
 from ..derive.model import arch_facts, is_mamba_model, uses_mla
 from ..derive.model import max_model_len_guess as max_model_len
 from ..derive.parallel import pipeline_parallel_size
-from ..derive.runner import _V2_OPAQUE_DESTS, V2_ENV, has_triton, use_v2_model_runner, v2_env
+from ..derive.runner import V2_ENV, has_triton, use_v2_model_runner, v2_env
 from ..derive.speculative import Speculation, speculation
 
 __all__ = [
