@@ -39,7 +39,7 @@ ORDER = (
     "entry",
     "flags",
     "replayssm",
-    "mamba_block_size",
+    "mamba",
     "top_parallel",
     "top_context",
     "top_scheduler",
@@ -49,7 +49,6 @@ ORDER = (
     "top_speculative",
     "top_lora",
     "top_frontend",
-    "top_mamba",
     "top_quant_checkpoint",
     "cudagraph_sizes",
 )

@@ -1,21 +1,22 @@
-"""Mamba prefix caching without chunked prefill.
-
-``MambaModelConfig.verify_and_update_config``
-(vllm/model_executor/models/config.py) runs for hybrid and attention-free
-Mamba models; with prefix caching on it asserts that chunked prefill is on.
-What prefix caching and the Mamba cache mode end up as is derived by
-``vllm_state`` (the release's defaults for the model).
-"""
+"""SL323: Mamba prefix caching with chunked prefill turned off."""
 
 from __future__ import annotations
 
 from typing import Iterable
 
-from ..diagnostics import Category, Severity
-from ..knowledge.validators import VllmCheck
-from . import top_facts as tf
-from . import vllm_state as st
-from .base import Context, Finding, Rule
+from ...derive.cache import mamba_cache_mode, prefix_caching
+from ...derive.flags import value_of
+from ...derive.model import is_mamba_model
+from ...diagnostics import Category, Severity
+from ...knowledge.validators import VllmCheck
+from ..base import Context, Finding, Rule, finding, inferred_architecture, related, release_has, vllm_message
+
+_CONFIG_PY = "vllm/model_executor/models/config.py"
+_CHUNKED = VllmCheck("mamba_chunked", "Chunked prefill is required for ", _CONFIG_PY)
+# The condition the assertion sits under up to 0.31.0; from 0.32.0 it holds
+# whenever prefix caching is on.
+_ALIGN_ONLY = VllmCheck("mamba_chunked.align_only", 'if cache_config.mamba_cache_mode == "align":', _CONFIG_PY,
+                        code=True)
 
 
 class MambaPrefixCachingNeedsChunkedPrefill(Rule):
@@ -44,16 +45,21 @@ class MambaPrefixCachingNeedsChunkedPrefill(Rule):
     Remove `--no-enable-chunked-prefill`, or also pass
     `--no-enable-prefix-caching`.
 
+    ## Evidence
+    `--no-enable-chunked-prefill` as written (a default never fails), the
+    prefix-caching and Mamba-cache-mode flags, and the model's architecture
+    (hybrid or attention-free, Mamba prefix caching support) in the
+    release's generated registry. An architecture only inferred from the
+    model's name makes it a warning that says so; none, silent.
+
     ## vLLM source
-    `MambaModelConfig.verify_and_update_config`,
-    vllm/model_executor/models/config.py: 0.25.0/0.26.0:581,
-    0.27.x:636, 0.28.0:623, 0.29.0/0.30.0:643, 0.31.0:661 (mode 'align'
-    only), 0.32.0:695, 0.33.0:773; prefix-caching default: see
-    `vllm_state.prefix_caching`.
+    `MambaModelConfig.verify_and_update_config`: the assertion, and up to
+    0.31.0 the cache-mode condition it sits under. The prefix-caching default: see
+    `servelint.derive.cache.prefix_caching`.
     """
 
     code = "SL323"
-    vllm_checks = (VllmCheck("mamba_chunked", "Chunked prefill is required for ", "vllm/model_executor/models/config.py"),)
+    vllm_checks = (_CHUNKED, _ALIGN_ONLY)
     reviewed = ("0.25.0", "0.33.0")
     name = "mamba-prefix-caching-requires-chunked-prefill"
     category = Category.INCOMPATIBLE
@@ -65,34 +71,31 @@ class MambaPrefixCachingNeedsChunkedPrefill(Rule):
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation
-        chunked = st.value_of(inv, "enable_chunked_prefill")
+        chunked = value_of(inv, "enable_chunked_prefill")
         if chunked.how != "flag" or chunked.value is not False:
             return
-        if st.is_mamba_model(ctx) is not True:
+        if is_mamba_model(ctx) is not True:
             return
-        pc = st.prefix_caching(ctx)
+        pc = prefix_caching(ctx)
         if pc.value is not True:
             return
         notes = []
         if pc.how != "flag" and pc.why:
             notes.append(pc.why)
-        if tf.at_least(ctx, "0.32.0"):
-            if tf.at_least(ctx, "0.33.0"):
-                message = "Chunked prefill is required for Mamba prefix caching."
-            else:
-                message = "Chunked prefill is required for mamba cache mode 'align'."
-        else:
-            mode = st.mamba_cache_mode(ctx)
+        if release_has(ctx, _ALIGN_ONLY.key):
+            mode = mamba_cache_mode(ctx)
             if mode.value != "align":
                 return
-            message = "Chunked prefill is required for mamba cache mode 'align'."
             if mode.why and mode.why not in notes:
                 notes.append(mode.why)
+        message = vllm_message(ctx, _CHUNKED.key)
+        if message is None:
+            return
         severity = None
-        model = ctx.model
-        if pc.how != "flag" and model is not None and model.inferred:
+        inferred = inferred_architecture(ctx)
+        if pc.how != "flag" and inferred:
             severity = Severity.WARNING
-            notes.append(f"architecture {model.architecture} inferred from {model.detail.removeprefix('inferred from ')}")
-        rel = tf.related(ctx, pc.flags, "prefix caching turned on by {flag}")
-        yield tf.finding(ctx, chunked.flags[-1], message, "mamba_chunked", note="; ".join(notes),
-                         related_to=rel, severity=severity)
+            notes.append(inferred)
+        rel = related(ctx, pc.flags, "prefix caching turned on by {flag}")
+        yield finding(ctx, chunked.flags[-1], message, _CHUNKED.key, note="; ".join(notes),
+                      related_to=rel, severity=severity)
