@@ -1,20 +1,15 @@
-"""`--max-model-len` longer than the model's own context.
-
-``_get_and_verify_max_len`` (vllm/config/model.py) derives a maximum length
-from the model's config.json and refuses a longer ``--max-model-len`` unless
-``VLLM_ALLOW_LONG_MAX_MODEL_LEN`` is set.  How the length is derived is in
-``top_facts.derived_max_len``.
-"""
+"""SL302: `--max-model-len` longer than the model's own context."""
 
 from __future__ import annotations
 
 from typing import Iterable
 
-from ..diagnostics import Category, Related, Severity
-from ..knowledge.validators import VllmCheck
-from . import top_facts as tf
-from . import vllm_state as st
-from .base import Context, Finding, Rule
+from ...derive.base import is_int
+from ...derive.flags import value_of
+from ...derive.model import derived_max_len
+from ...diagnostics import Category, Related, Severity
+from ...knowledge.validators import VllmCheck
+from ..base import Context, Finding, Rule, finding, model_note
 
 _ENV = "VLLM_ALLOW_LONG_MAX_MODEL_LEN"
 _WARNING = (
@@ -43,8 +38,9 @@ class MaxModelLenExceedsDerived(Rule):
 
     With `VLLM_ALLOW_LONG_MAX_MODEL_LEN=1` (or `true`) in the launch's
     environment it is a warning, as in vLLM. Silent without a config.json,
-    with `--hf-overrides`, for pooling models (the tokenizer may lower the
-    limit), sentence-transformers directories and unknown RoPE types.
+    with `--hf-overrides`, `--runner` or `--convert`, for pooling models
+    (the tokenizer may lower the limit), sentence-transformers directories
+    and unknown RoPE types.
 
     ## Why
     Positions beyond what the model was trained for give NaNs or
@@ -63,15 +59,19 @@ class MaxModelLenExceedsDerived(Rule):
     context with RoPE scaling through `--hf-overrides`; set
     `VLLM_ALLOW_LONG_MAX_MODEL_LEN=1` only if you know the model copes.
 
+    ## Evidence
+    A written `--max-model-len` and the model's config.json (a local
+    directory or the Hugging Face cache); the environment the file gives the
+    launch for `VLLM_ALLOW_LONG_MAX_MODEL_LEN` (a value only known at run
+    time makes the rule silent).
+
     ## vLLM source
-    `_get_and_verify_max_len`, vllm/config/model.py: message at
-    0.25.0:2261, 0.26.0:2270, 0.27.x:2364, 0.28.0:2446, 0.29.0:2502,
-    0.30.0:2525, 0.31.0:2603, 0.32.0:2647, 0.33.0:2665 (the same text in
-    every release); the keys: `derive_max_model_len_and_key`
-    (vllm/transformers_utils/model_arch_config_convertor.py 0.33.0:374);
-    the float: `ModelArchitectureConfig.derived_max_model_len_and_key`
-    (vllm/config/model_arch.py:62); the environment variable: vllm/envs.py
-    0.33.0:1115 (`"1"` or `"true"`, any case).
+    `_get_and_verify_max_len` (vllm/config/model.py, the same text in every
+    release); the keys: `derive_max_model_len_and_key`
+    (vllm/transformers_utils/model_arch_config_convertor.py); the float:
+    `ModelArchitectureConfig.derived_max_model_len_and_key`
+    (vllm/config/model_arch.py); the environment variable: vllm/envs.py
+    (`"1"` or `"true"`, any case).
     """
 
     code = "SL302"
@@ -86,14 +86,14 @@ class MaxModelLenExceedsDerived(Rule):
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation
-        v = st.value_of(inv, "max_model_len")
-        if v.how != "flag" or not tf.is_int(v.value) or v.value <= 0:
+        v = value_of(inv, "max_model_len")
+        if v.how != "flag" or not is_int(v.value) or v.value <= 0:
             return
-        derived = tf.derived_max_len(ctx)
+        derived = derived_max_len(ctx)
         if derived is None or v.value <= derived.value:
             return
         mml = derived.model_max_length
-        if mml is not None and not (tf.is_int(mml) or isinstance(mml, float)):
+        if mml is not None and not (is_int(mml) or isinstance(mml, float)):
             return
         if mml is not None and v.value <= mml:
             return
@@ -114,7 +114,7 @@ class MaxModelLenExceedsDerived(Rule):
         else:
             message = None  # vLLM only logs it
             shown = msg + f" vLLM goes on because {_ENV} is set: {_WARNING}"
-        rel = [r for r in [tf.model_note(ctx)] if r is not None]
+        rel = [r for r in [model_note(ctx)] if r is not None]
         if severity is not None and var.span is not None:
             rel.append(Related(ctx.path, var.span, f"{_ENV} lets vLLM accept it"))
-        yield tf.finding(ctx, v.flags[-1], message, "max_len", message=shown, severity=severity, related_to=rel)
+        yield finding(ctx, v.flags[-1], message, "max_len", message=shown, severity=severity, related_to=rel)
