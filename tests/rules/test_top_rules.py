@@ -220,7 +220,7 @@ def test_whitespace_checks_each_whole_json_value():
 
 
 def test_quantization_lists_per_release():
-    from servelint.rules.top_quantization import methods
+    from servelint.derive.quantization import methods
 
     assert "bitsandbytes" in methods("0.27.1") and "bitsandbytes" not in methods("0.28.0")
     assert "nvfp4_per_token" not in methods("0.25.0") and "nvfp4_per_token" in methods("0.26.0")

@@ -43,12 +43,11 @@ ORDER = (
     "parallel",
     "model",
     "scheduler",
-    "top_quantization",
+    "quantization",
     "cache",
     "top_speculative",
     "top_lora",
     "top_frontend",
-    "top_quant_checkpoint",
     "cudagraph_sizes",
 )
 
