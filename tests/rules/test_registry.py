@@ -89,6 +89,8 @@ class {cls}(Rule):
 @pytest.mark.parametrize("files, message", [
     ({"broken_family/__init__.py": "", "broken_family/broken_rule.py": "import no_such_module_anywhere\n"},
      "broken_family.broken_rule does not import"),
+    ({"stray_rule.py": _RULE.format(cls="Stray", code="SL990", name="stray-rule")},
+     "stray_rule is not in a family package"),
     ({"misnamed/__init__.py": "", "misnamed/other_name.py": _RULE.format(cls="A", code="SL990", name="made-up-rule")},
      "rule 'made-up-rule' belongs in made_up_rule.py"),
     ({"crowded/__init__.py": "", "crowded/two_rules.py": _RULE.format(cls="A", code="SL990", name="two-rules")

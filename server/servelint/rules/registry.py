@@ -45,15 +45,14 @@ ORDER = (
     "scheduler",
     "quantization",
     "cache",
-    "top_speculative",
-    "top_lora",
-    "top_frontend",
-    "cudagraph_sizes",
+    "speculative",
+    "lora",
+    "frontend",
+    "compilation",
 )
 
 # Modules of ``servelint.rules`` that are the rule model, not a family.
-# Transitional: the fact libraries that move into derive/ and rules/base.py.
-_MODEL_MODULES = frozenset({"base", "registry", "vllm_state", "top_facts"})
+_MODEL_MODULES = frozenset({"base", "registry"})
 
 
 class RegistryError(Exception):
@@ -73,10 +72,8 @@ def rule_module_names() -> tuple[str, ...]:
             if name.startswith("_") or name in _MODEL_MODULES:
                 continue
             if not is_dir:
-                # Transitional: a module not yet moved into its family package.
-                families.add(name)
-                found.append(name)
-                continue
+                raise RegistryError(
+                    f"servelint.rules.{name} is not in a family package: a rule lives in rules/<family>/<rule_name>.py")
             families.add(name)
             sub = importlib.import_module(f"{__package__}.{name}")
             for sub_base in sub.__path__:
@@ -117,11 +114,11 @@ def rule_classes() -> tuple[type[Rule], ...]:
             if isinstance(obj, type) and issubclass(obj, Rule) and obj.__module__ == module.__name__
             and getattr(obj, "code", None)
         ]
-        if "." in name and len(own) != 1:
+        if len(own) != 1:
             problems.append(f"{module.__name__}: a rule module holds one rule, not {len(own)}")
         for cls in own:
             expected = str(getattr(cls, "name", "")).replace("-", "_")
-            if "." in name and name.rpartition(".")[2] != expected:
+            if name.rpartition(".")[2] != expected:
                 problems.append(f"{module.__name__}: rule {getattr(cls, 'name', None)!r} belongs in {expected}.py")
             found.append(((rank[name.partition(".")[0]], str(getattr(cls, "code", ""))), cls))
     problems.extend(validate([cls for _, cls in found]))

@@ -1,4 +1,4 @@
-"""CUDA graph capture sizes that contradict each other.
+"""SL327: CUDA graph capture sizes that contradict each other.
 
 ``VllmConfig._set_cudagraph_sizes`` (vllm/config/vllm.py) runs on platforms
 with static graphs (``support_static_graph_mode``: CUDA, not the CPU the
@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..diagnostics import Category, Severity
-from ..knowledge.validators import VllmCheck
-from . import top_facts as tf
-from . import vllm_state as st
-from .base import Context, Finding, Rule, vllm_source
-
-# The line of the message's text in vllm/config/vllm.py, per release.
+from ...derive.base import is_int
+from ...derive.flags import last_flag, value_of, written
+from ...derive.model import arch_facts
+from ...derive.scheduler import batches
+from ...diagnostics import Category, Severity
+from ...knowledge.validators import VllmCheck
+from ..base import Context, Finding, Rule, path_of, related, vllm_source
 
 # Written settings under which servelint cannot be sure CUDA graphs stay on
 # and the sizes reach the check unchanged: eager mode, optimization level and
@@ -34,7 +34,7 @@ _UNSURE = (
 
 def _sizes(ctx: Context):
     """The written ``--cudagraph-capture-sizes`` as ints, or None."""
-    flag = st.last_flag(ctx.invocation, "cudagraph_capture_sizes")
+    flag = last_flag(ctx.invocation, "cudagraph_capture_sizes")
     if flag is None or not flag.values or not flag.exact or flag.missing_value:
         return None
     out = []
@@ -77,17 +77,22 @@ class CudagraphMaxSizeVsCaptureSizes(Rule):
     Write only one of the two flags, or make the maximum the largest size
     (at most `--max-num-batched-tokens`).
 
+    ## Evidence
+    Both flags as written and the token budget (written, or the defaults on
+    every device class of the declared target); the declared target must
+    be `cuda` (the settings' target, not something the file says). Silent
+    under every setting listed above that may turn CUDA graphs off or
+    change the sizes before the check, and when the model's architecture is
+    not known.
+
     ## vLLM source
-    `VllmConfig._set_cudagraph_sizes`, vllm/config/vllm.py (the message):
-    0.25.0:1800, 0.26.0:1870, 0.27.x:1909, 0.28.0:2017, 0.29.0:2173,
-    0.30.0:2384, 0.31.0:2622, 0.32.0:2516, 0.33.0:2622; called only under
+    `VllmConfig._set_cudagraph_sizes` (the message), called only under
     `current_platform.support_static_graph_mode()` when neither eager mode
-    nor `cudagraph_mode` NONE holds (0.25.0:1330, 0.28.0:1541,
-    0.33.0:2013). The written flags reach the compilation config in
-    `EngineArgs.create_engine_config` (engine/arg_utils.py 0.25.0:2311,
-    0.33.0:2834). Verified from vLLM's source only: the vllm-oracle runs
-    on vLLM's CPU platform, which has no static graphs, so its verdicts
-    cannot show this check.
+    nor `cudagraph_mode` NONE holds; the written flags reach the
+    compilation config in `EngineArgs.create_engine_config`
+    (vllm/engine/arg_utils.py). Verified from vLLM's source only: the
+    vllm-oracle runs on vLLM's CPU platform, which has no static graphs, so
+    its verdicts cannot show this check.
     """
 
     code = "SL327"
@@ -109,28 +114,28 @@ class CudagraphMaxSizeVsCaptureSizes(Rule):
         if ctx.target != "cuda":
             return
         inv = ctx.invocation
-        mx = st.value_of(inv, "max_cudagraph_capture_size")
-        if mx.how != "flag" or not tf.is_int(mx.value):
+        mx = value_of(inv, "max_cudagraph_capture_size")
+        if mx.how != "flag" or not is_int(mx.value):
             return
         got = _sizes(ctx)
         if got is None:
             return
         sizes_flag, sizes = got
-        if any(st.written(inv, d) for d in _UNSURE):
+        if any(written(inv, d) for d in _UNSURE):
             return
-        eager = st.value_of(inv, "enforce_eager")
+        eager = value_of(inv, "enforce_eager")
         if not eager.known or eager.value:
             return
         for dest in ("tensor_parallel_size", "data_parallel_size"):
-            v = st.value_of(inv, dest)
-            if not tf.is_int(v.value) or v.value != 1:
+            v = value_of(inv, dest)
+            if not is_int(v.value) or v.value != 1:
                 return
-        arch = st.arch_facts(ctx)
+        arch = arch_facts(ctx)
         if arch is None or arch.models_config_map or arch.is_pooling_model or arch.is_attention_free:
             return
         if getattr(arch, "attn_type", None) == "encoder_decoder":
             return
-        budgets = tf.batches(ctx)
+        budgets = batches(ctx)
         if not budgets:
             return
         valid = set()
@@ -140,9 +145,9 @@ class CudagraphMaxSizeVsCaptureSizes(Rule):
         if mx.value in valid:
             return  # accepted on at least one GPU class
         flag = mx.flags[-1]
-        rel = tf.related(ctx, [sizes_flag], "capture sizes written by {flag}")
-        tflags = st.written(inv, "max_num_batched_tokens")
-        rel += tf.related(ctx, tflags[-1:], "token budget set by {flag}")
+        rel = related(ctx, [sizes_flag], "capture sizes written by {flag}")
+        tflags = written(inv, "max_num_batched_tokens")
+        rel += related(ctx, tflags[-1:], "token budget set by {flag}")
         if len(valid) == 1:
             largest = valid.pop()
             vllm_message = (
@@ -160,6 +165,6 @@ class CudagraphMaxSizeVsCaptureSizes(Rule):
                     f"any GPU's default token budget ({', '.join(str(v) for v in sorted(valid))}): vLLM refuses the pair")
         yield Finding(
             flag.name_span, text, flag=flag.canonical, related=rel, vllm_message=vllm_message,
-            path=tf.path_of(ctx, flag),
+            path=path_of(ctx, flag),
             data={"vllm_source": vllm_source(ctx, "cudagraph")},
         )

@@ -1,17 +1,14 @@
-"""OpenAI-server options that contradict each other: structured-output
-settings the chosen backend cannot honour, and automatic tool choice without
-a tool-call parser."""
+"""SL321: `disable_any_whitespace` with a structured-output backend that cannot honour it."""
 
 from __future__ import annotations
 
 import json
 from typing import Any, Iterable
 
-from ..diagnostics import Category, Severity
-from ..knowledge.validators import VllmCheck
-from . import top_facts as tf
-from . import vllm_state as st
-from .base import Context, Finding, Rule
+from ...derive.flags import json_keys_known, json_of, written
+from ...diagnostics import Category, Severity
+from ...knowledge.validators import VllmCheck
+from ..base import Context, Finding, Rule, finding
 
 # StructuredOutputsBackend (config/structured_outputs.py, the same five in
 # 0.25.0-0.33.0).
@@ -32,6 +29,7 @@ def _truthy(value: Any) -> bool | None:
         if low in ("false", "0", "no", "off", "f", "n"):
             return False
     return None
+
 
 
 class DisableAnyWhitespaceBackend(Rule):
@@ -59,10 +57,13 @@ class DisableAnyWhitespaceBackend(Rule):
     Add `"backend": "xgrammar"` (or `"guidance"`), or drop
     `disable_any_whitespace`.
 
+    ## Evidence
+    `--structured-outputs-config` as written: each whole JSON value, and
+    the object its dotted keys build (a value only known at run time, or
+    one with a key the config class does not have, is not judged).
+
     ## vLLM source
-    `StructuredOutputsConfig._validate_structured_output_config`,
-    vllm/config/structured_outputs.py: 0.25.0-0.30.0:66, 0.31.0:65,
-    0.32.0:64, 0.33.0:69.
+    `StructuredOutputsConfig._validate_structured_output_config`.
     """
 
     code = "SL321"
@@ -77,7 +78,7 @@ class DisableAnyWhitespaceBackend(Rule):
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation
-        flags = st.written(inv, "structured_outputs_config")
+        flags = written(inv, "structured_outputs_config")
         if not flags or not all(f.exact and not f.missing_value for f in flags):
             return
         objects: list[tuple[object, dict]] = []
@@ -90,11 +91,11 @@ class DisableAnyWhitespaceBackend(Rule):
                 if isinstance(value, dict):
                     objects.append((f, value))
         if any(f.dotted_key is not None for f in flags):
-            merged = st.json_of(inv, "structured_outputs_config")
+            merged = json_of(inv, "structured_outputs_config")
             if merged.known:
                 objects.append(([f for f in flags if f.dotted_key is not None][-1], merged.value))
         for flag, obj in objects:
-            if not tf.json_keys_known(inv, "structured_outputs_config", obj):
+            if not json_keys_known(inv, "structured_outputs_config", obj):
                 continue  # pydantic refuses the unknown key first
             if _truthy(obj.get("disable_any_whitespace")) is not True:
                 continue
@@ -103,60 +104,5 @@ class DisableAnyWhitespaceBackend(Rule):
                 continue
             message = "disable_any_whitespace is only supported for xgrammar and guidance backends."
             note = f"backend is {backend}" + (" (the default)" if "backend" not in obj else "")
-            yield tf.finding(ctx, flag, message, "whitespace", note=note)
+            yield finding(ctx, flag, message, "whitespace", note=note)
             return
-
-
-class AutoToolChoiceWithoutParser(Rule):
-    """`--enable-auto-tool-choice` without `--tool-call-parser`.
-
-    ## What it does
-    Reports `--enable-auto-tool-choice` when no `--tool-call-parser` is
-    given (or it is empty or `None`).
-
-    ## Why
-    Automatic tool choice needs a parser to find tool calls in the model's
-    output. `vllm serve` checks its arguments before loading anything and
-    stops with "Error: --enable-auto-tool-choice requires
-    --tool-call-parser".
-
-    ## Example
-    ```sh
-    vllm serve Qwen/Qwen3-8B --enable-auto-tool-choice
-    ```
-
-    ## Fix
-    Add `--tool-call-parser NAME` for the model's tool-call format
-    (`hermes` for Qwen, `llama3_json` for Llama 3.1, `mistral`...).
-
-    ## vLLM source
-    `validate_parsed_serve_args`: vllm/entrypoints/openai/cli_args.py
-    0.25.0/0.26.0:396, 0.27.x:415, 0.28.0:423;
-    vllm/entrypoints/launchers/cli_args.py 0.29.0:432, 0.30.0:449,
-    0.31.0:469, 0.32.0:524; vllm/entrypoints/common/cli_args.py 0.33.0:554.
-    """
-
-    code = "SL322"
-    vllm_checks = (VllmCheck("tool_parser", "--enable-auto-tool-choice requires --tool-call-parser"),)
-    reviewed = ("0.25.0", "0.33.0")
-    name = "auto-tool-choice-requires-parser"
-    category = Category.INCOMPATIBLE
-    severity = Severity.ERROR
-    since = "0.25.0"
-    anchor = "--enable-auto-tool-choice"
-    partners = ("--tool-call-parser",)
-    reads = frozenset({"enable_auto_tool_choice", "tool_call_parser"})
-
-    def check(self, ctx: Context) -> Iterable[Finding]:
-        inv = ctx.invocation
-        auto = st.value_of(inv, "enable_auto_tool_choice")
-        if auto.how != "flag" or not auto.value:
-            return
-        parser = st.value_of(inv, "tool_call_parser")
-        if parser.how == "unknown" and st.written(inv, "tool_call_parser"):
-            return
-        if parser.value:
-            return
-        message = "Error: --enable-auto-tool-choice requires --tool-call-parser"
-        rel = tf.related(ctx, parser.flags, "tool-call parser unset by {flag}")
-        yield tf.finding(ctx, auto.flags[-1], message, "tool_parser", related_to=rel)
