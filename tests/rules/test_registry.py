@@ -124,11 +124,31 @@ def test_every_family_in_order_is_found_and_every_rule_is_valid():
 @pytest.mark.parametrize("cls", rule_classes(), ids=lambda c: c.code)
 def test_every_rule_documents_itself(cls):
     doc = cls.doc()
-    for section in ("## What it does", "## Why", "## Fix"):
+    for section in ("## What it does", "## Why", "## Example", "## Fix"):
         assert f"\n{section}\n" in f"\n{doc}", (cls.code, section)
     # A rule that offers fixes says how safe they are, and only then.
     assert ("\n## Fix safety\n" in doc) == bool(cls.fixes), cls.code
+    # A warning or an error says what evidence it needs (docs/rules.md, the evidence policy).
+    if cls.severity in (Severity.ERROR, Severity.WARNING):
+        assert "\n## Evidence\n" in doc, (cls.code, "## Evidence")
+    # The sections in this order, each once, with a blank line before each heading.
+    order = ["## What it does", "## Why", "## Example", "## Fix", "## Fix safety", "## Evidence", "## vLLM source"]
+    found = [line for line in doc.splitlines() if line.startswith("## ")]
+    assert [h for h in order if h in found] == found, (cls.code, found)
+    for heading in found:
+        assert f"\n\n{heading}\n" in doc, (cls.code, heading, "needs a blank line before it")
     assert isinstance(cls.severity, Severity)
+
+
+@pytest.mark.parametrize("cls", [c for c in rule_classes() if c.vllm_checks], ids=lambda c: c.code)
+def test_source_lines_are_generated_not_typed(cls):
+    """The per-release places of a mirrored check come from the generated
+    table (``Rule.doc``); a docstring that types them again goes stale."""
+    import inspect
+    import re
+
+    typed = re.findall(r"\b0\.\d\d\.(?:\d|x)(?:/0\.\d\d\.\d)?:\d+", inspect.cleandoc(cls.__doc__ or ""))
+    assert not typed, (cls.code, typed)
 
 
 # -- the generated table of vLLM checks ------------------------------------------
