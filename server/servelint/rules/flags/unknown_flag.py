@@ -29,6 +29,18 @@ def _history_note(ctx: Context, string: str) -> str | None:
     return None
 
 
+# What an expansion the file leaves unresolved looks like in a word's text
+# (a shell variable or command substitution, a Kubernetes $(VAR), a template).
+_UNRESOLVED = ("$", "`", "{{")
+
+
+def _name_unknown(flag) -> bool:
+    """Whether the flag's name holds an expansion the file does not resolve
+    (``--max-$X``): the word is inexact and its name part still shows it."""
+    word = flag.word
+    return word is not None and not word.exact and any(m in flag.written for m in _UNRESOLVED)
+
+
 class UnknownFlag(Rule):
     """A flag this vLLM release does not accept.
 
@@ -58,10 +70,11 @@ class UnknownFlag(Rule):
     different option than the one written; offered, never applied for you.
 
     ## Evidence
-    The flag's name as written (a name built from a variable is not
-    judged) and the option table of the release the file runs, generated
-    from that release's parser; "added in"/"removed in" come from the
-    tables of the other releases servelint knows.
+    The flag's name as written and the option table of the release the file
+    runs, generated from that release's parser; "added in"/"removed in" come
+    from the tables of the other releases servelint knows. A name built from
+    a variable the file does not set, a command substitution or a template
+    expression (`--max-$X`) is not judged: only the run knows it.
 
     ## vLLM source
     argparse's `parse_args` via `FlexibleArgumentParser` (vllm/utils/argparse_utils.py);
@@ -80,6 +93,8 @@ class UnknownFlag(Rule):
         for flag in ctx.invocation.flags:
             if flag.option is not None or flag.candidates:
                 continue
+            if _name_unknown(flag):
+                continue  # the name is only known when the file runs: nothing to judge
             if flag.spelling == "opt-level":
                 yield Finding(flag.name_span, "-O needs a level attached (-O3) or one of 0-3 after it", flag=flag.written,
                               path=flag.path, vllm_message=f"unrecognized arguments: {flag.written}")
