@@ -4,7 +4,7 @@ vLLM's ``ModelConfig._verify_quantization`` lets each method's
 ``override_quantization_method`` claim the checkpoint before it checks the
 value against the method list, so a value that is no method ("marlin") or
 any value at all (for auto-round, ModelOpt... checkpoints) can pass.  The
-facts live in ``servelint.rules.top_quant_checkpoint``; the top25 suite
+facts live in ``servelint.derive.quantization``; the top25 suite
 (cases ``quant_marlin``, ``qmis_*marlin*``, ``qmis_gptq_bogus``) checks them
 against vLLM's verdicts on its CPU platform; this file covers the targets
 and checkpoints the oracle cannot show, and the table against vLLM's source
@@ -27,8 +27,8 @@ sys.path.insert(0, str(HERE))
 from harness import lint_argv  # noqa: E402
 
 from servelint import knowledge  # noqa: E402
-from servelint.rules import top_quant_checkpoint as qc  # noqa: E402
-from servelint.rules.top_quantization import methods  # noqa: E402
+from servelint.derive import quantization as qc  # noqa: E402
+from servelint.derive.quantization import methods  # noqa: E402
 
 TOP25 = HERE / "top25" / "models"
 RELEASES = ("0.25.0", "0.26.0", "0.27.0", "0.27.1", "0.28.0", "0.29.0", "0.30.0", "0.31.0", "0.32.0", "0.33.0")
@@ -97,8 +97,9 @@ ORACLE_RELEASES = Path(os.environ.get("VLLM_ORACLE_RELEASES", "/work/oracle-home
 @pytest.mark.parametrize("version", RELEASES)
 @pytest.mark.parametrize("method", sorted(qc.OVERRIDE_USER_VALUES))
 def test_table_matches_vllm_source(version, method):
-    rel_path, lines = qc.OVERRIDE_SOURCE[method]
-    src_path = ORACLE_RELEASES / version / "vllm" / rel_path
+    site = qc.override_site(method, version)  # generated: knowledge/data/validators.json
+    assert site is not None, f"no override_quantization_method for {method} in vLLM {version}: regenerate"
+    src_path = ORACLE_RELEASES / version / site.file
     if not src_path.is_file():
         pytest.skip(f"no unpacked vLLM {version} at {ORACLE_RELEASES}")
     src = src_path.read_text()
@@ -107,8 +108,8 @@ def test_table_matches_vllm_source(version, method):
             break
     else:
         pytest.fail(f"no override_quantization_method in {src_path}")
-    assert node.lineno == lines[version]
+    assert node.lineno == site.line
     tuples = [ast.literal_eval(t) for t in ast.walk(node) if isinstance(t, ast.Tuple)]
     assert len(tuples) == 1 and set(tuples[0]) == qc.OVERRIDE_USER_VALUES[method]
     on_cpu = any(isinstance(c, ast.Attribute) and c.attr == "is_cpu" for c in ast.walk(node))
-    assert on_cpu == (method in qc._NOT_ON_CPU)
+    assert on_cpu == (method in qc.NOT_ON_CPU)

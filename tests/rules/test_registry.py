@@ -7,6 +7,7 @@ import importlib
 import json
 import os
 import pkgutil
+import sys
 
 import pytest
 
@@ -17,8 +18,8 @@ from servelint.engine import Engine
 from servelint.knowledge import validators
 from servelint.knowledge.validators import VllmCheck
 from servelint.knowledge.versions import version_key
-from servelint.rules import ORDER, rule_classes
-from servelint.rules import registry
+from servelint.rules import registry, rule_classes
+from servelint.rules.registry import ORDER
 from servelint.rules.base import Rule
 from servelint.settings import Settings
 
@@ -55,42 +56,99 @@ def test_the_registry_refuses_loose_fix_and_check_declarations():
     assert any("severity 2 is not a Severity" in p for p in problems)
 
 
-def test_a_module_named_in_the_order_must_exist(monkeypatch):
-    from servelint import rules
-
-    monkeypatch.setattr(rules, "ORDER", rules.ORDER + ("no_such_family",))
+def test_a_family_named_in_the_order_must_exist(monkeypatch):
+    monkeypatch.setattr(registry, "ORDER", registry.ORDER + ("no_such_family",))
     with pytest.raises(registry.RegistryError, match="no_such_family"):
         registry.rule_module_names()
 
 
-def test_a_rule_module_that_does_not_import_stops_the_registry(tmp_path, monkeypatch):
+def _extra_rules_dir(tmp_path, monkeypatch, files: dict[str, str]):
+    """Put ``files`` (paths under rules/) beside the real rule packages."""
     from servelint import rules
 
-    broken = tmp_path / "broken_family.py"
-    broken.write_text("import no_such_module_anywhere\n")
+    for rel, text in files.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
     monkeypatch.setattr(rules, "__path__", [*rules.__path__, str(tmp_path)])
     registry.rule_classes.cache_clear()
+
+
+_RULE = """
+from servelint.diagnostics import Category
+from servelint.rules.base import Rule
+
+
+class {cls}(Rule):
+    code = "{code}"
+    name = "{name}"
+    category = Category.CONFIG
+"""
+
+
+@pytest.mark.parametrize("files, message", [
+    ({"broken_family/__init__.py": "", "broken_family/broken_rule.py": "import no_such_module_anywhere\n"},
+     "broken_family.broken_rule does not import"),
+    ({"stray_rule.py": _RULE.format(cls="Stray", code="SL990", name="stray-rule")},
+     "stray_rule is not in a family package"),
+    ({"misnamed/__init__.py": "", "misnamed/other_name.py": _RULE.format(cls="A", code="SL990", name="made-up-rule")},
+     "rule 'made-up-rule' belongs in made_up_rule.py"),
+    ({"crowded/__init__.py": "", "crowded/two_rules.py": _RULE.format(cls="A", code="SL990", name="two-rules")
+      + _RULE.format(cls="B", code="SL991", name="two-rules-b")},
+     "a rule module holds one rule, not 2"),
+])
+def test_the_registry_refuses_a_rule_module_out_of_the_layout(tmp_path, monkeypatch, files, message):
+    _extra_rules_dir(tmp_path, monkeypatch, files)
     try:
-        with pytest.raises(registry.RegistryError, match="broken_family does not import"):
+        with pytest.raises(registry.RegistryError, match=message):
             registry.rule_classes()
     finally:
         registry.rule_classes.cache_clear()
+        top = {f"servelint.rules.{rel.split('/')[0].removesuffix('.py')}" for rel in files}
+        for name in [m for m in sys.modules if any(m == t or m.startswith(t + ".") for t in top)]:
+            del sys.modules[name]
 
 
-def test_every_module_in_order_is_found_and_every_rule_is_valid():
+def test_every_family_in_order_is_found_and_every_rule_is_valid():
     names = registry.rule_module_names()
-    assert names[: len(ORDER)] == ORDER
+    families = list(dict.fromkeys(n.partition(".")[0] for n in names))
+    assert families[: len(ORDER)] == list(ORDER)
     assert registry.validate(list(rule_classes())) == []
+    # Families in ORDER, each family's rules by code.
+    classes = rule_classes()
+    rank = {f: i for i, f in enumerate(families)}
+    keys = [(rank[c.__module__.split(".")[2]], c.code) for c in classes]
+    assert keys == sorted(keys)
 
 
 @pytest.mark.parametrize("cls", rule_classes(), ids=lambda c: c.code)
 def test_every_rule_documents_itself(cls):
     doc = cls.doc()
-    for section in ("## What it does", "## Why", "## Fix"):
+    for section in ("## What it does", "## Why", "## Example", "## Fix"):
         assert f"\n{section}\n" in f"\n{doc}", (cls.code, section)
     # A rule that offers fixes says how safe they are, and only then.
     assert ("\n## Fix safety\n" in doc) == bool(cls.fixes), cls.code
+    # A warning or an error says what evidence it needs (docs/rules.md, the evidence policy).
+    if cls.severity in (Severity.ERROR, Severity.WARNING):
+        assert "\n## Evidence\n" in doc, (cls.code, "## Evidence")
+    # The sections in this order, each once, with a blank line before each heading.
+    order = ["## What it does", "## Why", "## Example", "## Fix", "## Fix safety", "## Evidence", "## vLLM source"]
+    found = [line for line in doc.splitlines() if line.startswith("## ")]
+    assert [h for h in order if h in found] == found, (cls.code, found)
+    for heading in found:
+        assert f"\n\n{heading}\n" in doc, (cls.code, heading, "needs a blank line before it")
     assert isinstance(cls.severity, Severity)
+
+
+@pytest.mark.parametrize("cls", [c for c in rule_classes() if c.vllm_checks], ids=lambda c: c.code)
+def test_source_lines_are_generated_not_typed(cls):
+    """The per-release places of a mirrored check come from the generated
+    table (``Rule.doc``); a docstring that types them again goes stale."""
+    import inspect
+    import re
+
+    typed = re.findall(r"\b0\.\d\d\.(?:\d|x)(?:/0\.\d\d\.\d)?:\d+", inspect.cleandoc(cls.__doc__ or ""))
+    assert not typed, (cls.code, typed)
 
 
 # -- the generated table of vLLM checks ------------------------------------------

@@ -179,3 +179,18 @@ def replayssm_buffer_len(inv: "Invocation") -> Derived:
     if not v.known or not isinstance(v.value, int) or v.value <= 0:
         return UNKNOWN
     return v
+
+
+# ``CacheDType`` (vllm/config/cache.py 0.33.0 :44), in its order: from 0.33.0
+# ``--kv-cache-dtype`` is a plain string checked against this list by
+# ``CacheConfig._validate_cache_dtype`` (``KV_CACHE_DTYPES``, :73), which
+# prints it; up to 0.32.0 argparse checks the choices.  The set is the
+# option's listed values in the generated flag table
+# (tests/rules/test_generated_facts.py checks they agree).
+KV_CACHE_DTYPES = (
+    "auto", "float16", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc", "fp8_ds_mla", "nvfp4_ds_mla",
+    "turboquant_k8v4", "turboquant_4bit_nc", "turboquant_k3v4_nc", "turboquant_3bit_nc", "octave_k3v4",
+    "octave_k3v3", "octave_k3v3_compact", "ultraquant_4bit", "int4_per_token_head", "int8_per_token_head",
+    "fp8_per_token_head", "nvfp4", "nvfp4_4over6",
+)
+

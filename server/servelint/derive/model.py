@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..knowledge import validators
+from ..knowledge.validators import VllmCheck
 from .base import FrozenValue, is_int
 from .flags import value_of, written
 
@@ -447,3 +449,68 @@ def max_model_len_guess(ctx: "View") -> "GuessedMaxLen":
     text = cfg.get("text_config") if isinstance(cfg.get("text_config"), dict) else cfg
     found = [text[k] for k in _GUESS_LEN_KEYS if isinstance(text.get(k), int) and not isinstance(text.get(k), bool)]
     return GuessedMaxLen(min(found) if found else 2048, False)
+
+
+# ``_STR_DTYPE_TO_TORCH_DTYPE`` (vllm/config/model.py, the same five names in
+# 0.25.0-0.33.0): a ``--dtype`` name → the torch dtype's name.
+DTYPE_NAMES = {"half": "float16", "float16": "float16", "float": "float32", "float32": "float32",
+               "bfloat16": "bfloat16"}
+
+
+# ``_FLOAT16_NOT_SUPPORTED_MODELS`` (vllm/config/model.py) holds one model
+# type per line with its reason: each is a code fact, so the release's own
+# list is generated (plamo2 left it in 0.27.0).
+_FP16_CANDIDATES = ("gemma2", "gemma3", "gemma3_text", "plamo2", "glm4")
+FLOAT16_UNSUPPORTED_FACTS = tuple(
+    VllmCheck(f"model.float16_unsupported.{t}", f'"{t}": "Numerical instability.', "vllm/config/model.py", code=True)
+    for t in _FP16_CANDIDATES
+)
+VLLM_FACTS = FLOAT16_UNSUPPORTED_FACTS
+
+
+def float16_unsupported_model_types(version: str) -> tuple[str, ...]:
+    """The model types ``_check_valid_dtype`` refuses float16 for in ``version``."""
+    return tuple(t for t, fact in zip(_FP16_CANDIDATES, FLOAT16_UNSUPPORTED_FACTS) if validators.has(fact.key, version))
+
+
+def dtype(ctx: "View") -> tuple[str | None, bool, str]:
+    """``ModelConfig.dtype`` as a name, whether it holds on every GPU of the
+    target, and how it was decided.
+
+    A written ``--dtype`` decides.  ``auto`` takes the checkpoint's dtype
+    (``dtype``/``torch_dtype`` of config.json, ``_resolve_auto_dtype``,
+    vllm/config/model.py): float16 stays float16 on every CUDA GPU vLLM runs
+    on; bfloat16 becomes float16 on GPUs without bfloat16 (compute
+    capability below 8.0, vllm/platforms/cuda.py); float32 is downcast to the
+    GPU's first supported type.  Returns (None, ...) when not known.
+    """
+    inv = ctx.invocation
+    written_dtype = value_of(inv, "dtype")
+    if written_dtype.how == "flag":
+        if not isinstance(written_dtype.value, str):
+            return None, False, ""
+        name = written_dtype.value.lower()
+        if name in DTYPE_NAMES:
+            return DTYPE_NAMES[name], True, f"--dtype {written_dtype.value}"
+        if name != "auto":
+            return None, False, ""
+    elif not written_dtype.known:
+        return None, False, ""
+    if ctx.target != "cuda":
+        return None, False, ""
+    cfg = model_config(ctx)
+    if cfg is None:
+        return None, False, ""
+    text = text_config(ctx) or {}
+    raw = cfg.get("dtype") or cfg.get("torch_dtype") or text.get("dtype") or text.get("torch_dtype")
+    if raw not in ("float16", "bfloat16"):
+        return None, False, ""
+    if cfg.get("model_type") in float16_unsupported_model_types(ctx.version):
+        return None, False, ""
+    arch = arch_facts(ctx)
+    if arch is None or arch.is_pooling_model:
+        return None, False, ""
+    if raw == "float16":
+        return "float16", True, "the checkpoint's dtype float16"
+    return "bfloat16", False, "the checkpoint's dtype bfloat16, kept on GPUs with bfloat16 support"
+

@@ -59,10 +59,14 @@ _V2_OPAQUE_BEFORE_0_32 = (
 )
 
 
-_V2_OPAQUE_DESTS = _V2_OPAQUE_ALWAYS + _V2_OPAQUE_BEFORE_0_32 + (
+# Every flag ``use_v2_model_runner`` may read, besides the model and the
+# speculative config: a rule's ``reads`` hint.
+V2_CHOICE_DESTS = _V2_OPAQUE_ALWAYS + _V2_OPAQUE_BEFORE_0_32 + (
     "attention_config",
     "watermark_config",
     "prefill_context_parallel_size",
+    "tensor_parallel_size",
+    "compilation_config",
 )
 
 

@@ -27,7 +27,7 @@ from ..parse import parse_document
 from ..release import ReleaseChoice, choose
 from ..rules import Context, Finding, Rule, invocation_rules
 from ..rules.meta import FileTooLarge, InternalError, TooManyLaunches, UnusedSuppression
-from ..rules.parse_level import BY_PROBLEM, JUDGED_BY_RULES
+from ..rules.meta import BY_PROBLEM, JUDGED_BY_RULES
 from ..settings import Settings
 from ..text import KnownEdit, SourceText, Span, edit_range
 from . import io

@@ -1,4 +1,4 @@
-"""Fixes for problems the parsers find (``servelint.rules.parse_level``).
+"""Fixes for problems the parsers find (``servelint.rules.meta``).
 
 ``--config=FILE`` is silently ignored by vLLM: written as two words, the file
 is read.  That is what the user meant, so the fix is safe; it is kept only

@@ -16,7 +16,7 @@ from .. import LazyLogger
 from ..diagnostics import Diagnostic, Edit, Fix, Severity
 from ..edits import apply
 from ..rules.meta import InternalError
-from ..rules.parse_level import ParseError
+from ..rules.meta import ParseError
 from ..text import Span
 
 log = LazyLogger(__name__)

@@ -1,32 +1,36 @@
-"""What a rule is, and what it sees.
+"""What a rule is, what it sees, and the helpers every rule shares.
 
 A rule is a class with metadata (code, readable name, category, severity,
-the flags and environment variables it reads, the releases it applies to)
-and a ``check`` method that looks at one ``Invocation`` and yields
+the vLLM checks it mirrors and the releases it was reviewed for) and a
+``check`` method that looks at one launch through a ``Context`` and yields
 ``Finding``s.  Its docstring is its documentation, written in Markdown with
-the sections *What it does*, *Why*, *Example*, *Fix* and *vLLM source*: the
-same text is the hover, ``servelint rule NAME`` and the docs page.
+the sections *What it does*, *Why*, *Example*, *Fix*, *Fix safety* (when it
+offers fixes), *Evidence* and *vLLM source*: the same text is the hover,
+``servelint rule NAME`` and the docs page (``tests/rules/test_registry.py``
+checks the sections).
 
 Rules know nothing of LSP or of output formats; the engine turns findings
-into ``Diagnostic``s.
+into ``Diagnostic``s.  What vLLM ends up with for a launch comes from
+``servelint.derive``; the helpers here build what rules report (a finding on
+a flag with vLLM's message, a removal fix, related locations).
 """
 
 from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Iterable
+from typing import TYPE_CHECKING, ClassVar, Iterable
 
-from ..diagnostics import Applicability, Category, Fix, Related, Severity
+from ..derive.base import FrozenValue, Value  # noqa: F401 - the value objects rules build on
 from ..derive.view import View
+from ..diagnostics import Applicability, Category, Fix, Related, Severity
 from ..knowledge import validators
 from ..knowledge.validators import VllmCheck
 from ..knowledge.versions import version_key
 from ..text import Span
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..argv import Invocation
-    from ..knowledge.flags import ReleaseKnowledge
+    from ..argv import Flag
 
 
 @dataclass(slots=True)
@@ -45,45 +49,6 @@ class Finding:
     tags: tuple[str, ...] = ()
     data: dict = field(default_factory=dict)
     path: str | None = None  # None: the document being linted
-
-
-class Value:
-    """A value object of the rules, compared and shown like a dataclass
-    over the names in ``_fields``.  Not a @dataclass: making one compiles
-    its generated methods at import, ~1 ms per class of a cold check whose
-    whole budget is 150 ms.  Unhashable, like a dataclass with ``eq``."""
-
-    __slots__ = ()
-    _fields: ClassVar[tuple[str, ...]] = ()
-
-    def _key(self) -> tuple:
-        return tuple(getattr(self, f) for f in self._fields)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._key() == other._key()  # type: ignore[attr-defined]
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"{type(self).__qualname__}({', '.join(f'{f}={getattr(self, f)!r}' for f in self._fields)})"
-
-
-class FrozenValue(Value):
-    """A ``Value`` that cannot change after ``__init__`` (which sets its
-    fields with ``object.__setattr__``), hashable, like a frozen dataclass."""
-
-    __slots__ = ()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"cannot delete field {name!r}")
 
 
 class Rule:
@@ -127,7 +92,8 @@ class Rule:
             first, last = self.reviewed
             if not version_key(first) <= v <= version_key(last):
                 return False
-            return any(validators.site(c.key, version) is not None for c in self.vllm_checks)
+            # Only a message counts: a code fact is a detail of how the check behaves.
+            return any(validators.site(c.key, version) is not None for c in self.vllm_checks if not c.code)
         return True
 
     def check(self, ctx: "Context") -> Iterable[Finding]:  # pragma: no cover - abstract
@@ -161,7 +127,9 @@ class Rule:
                 else:
                     where = ", ".join(f"{r} `{s.where}`" for r, s in places)
                 shown = template if len(template) <= 160 else template[:157] + "..."
-                out.append(f"* \"{shown}\": {where}")
+                # A code fact (a line of vLLM's code the rule depends on) is
+                # shown as code, a message in quotes.
+                out.append(f"* `{shown}`: {where}" if check.code else f"* \"{shown}\": {where}")
         return "\n".join(out)
 
     @classmethod
@@ -179,3 +147,114 @@ def vllm_source(ctx: Context, key: str) -> str:
     the generated table does not have it for that release)."""
     found = validators.site(key, ctx.version)
     return found.where if found is not None else "?"
+
+
+class ParseProblemRule(Rule):
+    """A problem a parser finds in the file itself, before any release applies.
+
+    The parsers report these by name (``servelint.parse.problems``); the
+    rule class gives each its code, severity and documentation.  It has no
+    ``check``: the engine turns the parser's problems into findings.
+    """
+
+    problem: ClassVar[str] = ""
+    reads = frozenset()
+
+    def check(self, ctx):  # pragma: no cover - the engine uses the parser's problems
+        return ()
+
+
+def release_has(ctx: Context, key: str) -> bool:
+    """Whether the launch's release has vLLM fact ``key`` (a check's message
+    or a line of code) in the generated table."""
+    return validators.has(key, ctx.version)
+
+
+def vllm_message(ctx: Context, key: str, *values: object) -> str | None:
+    """vLLM check ``key``'s message in the launch's release, as its source
+    spells it, with each ``{}`` (a formatted value) replaced by the next of
+    ``values`` (strings as they are, other values with ``str``); None when
+    the generated table does not have the check for that release."""
+    found = validators.site(key, ctx.version)
+    if found is None:
+        return None
+    parts = found.template.split("{}")
+    if len(parts) != len(values) + 1:
+        raise ValueError(f"vLLM check {key!r} formats {len(parts) - 1} values in {ctx.version}, not {len(values)}")
+    out = [parts[0]]
+    for value, part in zip(values, parts[1:]):
+        out.append(value if isinstance(value, str) else str(value))
+        out.append(part)
+    return "".join(out)
+
+
+def path_of(ctx: Context, flag: "Flag") -> str:
+    """The file a flag is written in (the ``--config`` file for its keys)."""
+    return (flag.word.path if flag.word is not None else None) or ctx.path
+
+
+def related(ctx: Context, flags: Iterable["Flag"], message: str) -> list[Related]:
+    """A related location on each flag's name; ``{flag}`` in ``message`` is the flag as written."""
+    return [Related(path_of(ctx, f), f.name_span, message.format(flag=f.written)) for f in flags]
+
+
+def model_note(ctx: Context) -> Related | None:
+    """A note on the model word: the facts come from its config.json."""
+    inv = ctx.invocation
+    model = ctx.model
+    if inv.model is None or model is None or model.config is None:
+        return None
+    path = inv.model.path or ctx.path
+    arch = f" ({model.architecture})" if model.architecture else ""
+    return Related(path, inv.model.span, f"facts from this model's config.json{arch}")
+
+
+def inferred_architecture(ctx: Context) -> str:
+    """"architecture X inferred from ..." when the model's architecture is
+    only inferred (from the model's name, with no config.json at hand), else
+    "".  A finding that rests on an inferred architecture is a warning and
+    says so (the evidence policy)."""
+    model = ctx.model
+    if model is None or not model.inferred:
+        return ""
+    return f"architecture {model.architecture} inferred from {model.detail.removeprefix('inferred from ')}"
+
+
+def finding(
+    ctx: Context,
+    flag: "Flag",
+    vllm_message: str | None,
+    key: str,
+    *,
+    message: str | None = None,
+    note: str = "",
+    related_to: list | None = None,
+    severity: Severity | None = None,
+    fixes: list | None = None,
+) -> Finding:
+    """A Finding on ``flag``'s name whose text is vLLM's (``vllm_message``,
+    or servelint's own ``message``) plus servelint's clause ``note``, with
+    the place of vLLM check ``key`` in the launch's release."""
+    text = message or vllm_message or ""
+    if note:
+        text = f"{text} ({note})"
+    return Finding(
+        flag.name_span, text, flag=flag.canonical, severity=severity, related=related_to or [],
+        fixes=fixes or [], vllm_message=vllm_message, path=path_of(ctx, flag),
+        data={"vllm_source": vllm_source(ctx, key)},
+    )
+
+
+def removal_fix(ctx: Context, flags: list["Flag"], title: str) -> Fix | None:
+    """An unsafe fix that deletes ``flags`` (all their spellings), or None
+    when one of their files' text is not at hand."""
+    from ..edits import remove_flag
+
+    edits = []
+    for f in flags:
+        text = ctx.text_of(path_of(ctx, f))
+        if text is None:
+            return None
+        edits.extend(remove_flag(text, f, path_of(ctx, f)))
+    return Fix(title, edits, applicability=Applicability.UNSAFE, preferred=True) if edits else None
+

@@ -1,12 +1,18 @@
 """Every rule, found and checked once.
 
-Rules are classes with a ``code`` in the rule modules.  The registry imports
-every module, refuses one that does not import (no rule is skipped
-silently), and checks what the rest of servelint relies on: codes and names
-unique, the category one of the JSON contract's, the severity a
-``Severity``, a fix-offering rule saying how safe its fixes are.  A broken
-rule stops servelint at its first use, with the rule named, rather than
-giving wrong output later.
+A rule is a class with a ``code`` in its own module, ``rules/<family>/
+<rule_name>.py``: one rule per module, the module named after the rule
+(``tp-divides-attention-heads`` in ``rules/parallel/tp_divides_attention_heads.py``),
+in a family package named after the vLLM config class or concern it is
+about.  A family's ``_shared.py`` (any ``_`` module) holds what its rules
+share and is not a rule module.
+
+The registry imports every rule module, refuses one that does not import
+(no rule is skipped silently), and checks what the rest of servelint relies
+on: the layout above, codes and names unique, the category one of the JSON
+contract's, the severity a ``Severity``, a fix-offering rule saying how safe
+its fixes are.  A broken rule stops servelint at its first use, with the
+rule named, rather than giving wrong output later.
 
 The documentation of each rule (its docstring's sections) is checked by
 ``tests/rules/test_registry.py``, not here: it costs time on every start.
@@ -15,64 +21,110 @@ The documentation of each rule (its docstring's sections) is checked by
 from __future__ import annotations
 
 import importlib
-import pkgutil
+import os
 from functools import lru_cache
 
 from ..diagnostics import Applicability, Category, Severity
+from ..knowledge.versions import version_key
 from .base import Rule
+
+# The families, in the order their rules are evaluated and documented (and
+# listed by ``servelint rules``); inside a family, by code.  Parse-level and
+# meta findings first, then the launch as a whole, its entry point and its
+# flags one by one, then the checks of flag combinations.  A family not
+# named here follows, by name.
+ORDER = (
+    "meta",
+    "launch",
+    "entry",
+    "flags",
+    "replayssm",
+    "mamba",
+    "parallel",
+    "model",
+    "scheduler",
+    "quantization",
+    "cache",
+    "speculative",
+    "lora",
+    "frontend",
+    "compilation",
+)
+
+# Modules of ``servelint.rules`` that are the rule model, not a family.
+_MODEL_MODULES = frozenset({"base", "registry"})
 
 
 class RegistryError(Exception):
     """A rule module that servelint cannot use as it is."""
 
 
-# Family modules that hold no rules (shared helpers of a family).
-_NOT_RULES = frozenset({"base", "registry", "vllm_state", "top_facts"})
-
-
 def rule_module_names() -> tuple[str, ...]:
-    """The modules (and family packages' modules) of ``servelint.rules``, in
-    the order rules are evaluated and documented (``ORDER`` first, then by name)."""
-    from . import ORDER
-
+    """``family.module`` of every rule module, families in ``ORDER`` (then
+    by name), modules by name."""
     package = importlib.import_module(__package__)
     found: list[str] = []
-    for info in pkgutil.iter_modules(package.__path__):
-        if info.name in _NOT_RULES or info.name.startswith("_"):
-            continue
-        if info.ispkg:
-            sub = importlib.import_module(f"{__package__}.{info.name}")
-            found.extend(f"{info.name}.{m.name}" for m in pkgutil.iter_modules(sub.__path__)
-                         if not m.name.startswith("_"))
-        else:
-            found.append(info.name)
-    rank = {name: i for i, name in enumerate(ORDER)}
-    unknown = [n for n in ORDER if n not in found]
+    families: set[str] = set()
+    # The directories are read directly (pkgutil lists every subdirectory
+    # again to look for packages: four times the system calls of a cold start).
+    for base in package.__path__:
+        for name, is_dir in _entries(base):
+            if name.startswith("_") or name in _MODEL_MODULES:
+                continue
+            if not is_dir:
+                raise RegistryError(
+                    f"servelint.rules.{name} is not in a family package: a rule lives in rules/<family>/<rule_name>.py")
+            families.add(name)
+            sub = importlib.import_module(f"{__package__}.{name}")
+            for sub_base in sub.__path__:
+                found.extend(f"{name}.{m}" for m, m_is_dir in _entries(sub_base) if not m.startswith("_") and not m_is_dir)
+    unknown = [n for n in ORDER if n not in families]
     if unknown:
-        raise RegistryError(f"rules.ORDER names modules that do not exist: {', '.join(unknown)}")
-    return tuple(sorted(found, key=lambda n: (rank.get(n, len(rank)), n)))
+        raise RegistryError(f"rules.registry.ORDER names families that do not exist: {', '.join(unknown)}")
+    rank = {name: i for i, name in enumerate(ORDER)}
+    return tuple(sorted(found, key=lambda n: (rank.get(n.partition(".")[0], len(rank)), n.partition(".")[0], n)))
+
+
+def _entries(directory: str) -> list[tuple[str, bool]]:
+    """(module name, is a package) of each Python module in ``directory``."""
+    out = []
+    with os.scandir(directory) as it:
+        for entry in it:
+            if entry.name.endswith(".py"):
+                out.append((entry.name[:-3], False))
+            elif entry.is_dir() and os.path.isfile(os.path.join(entry.path, "__init__.py")):
+                out.append((entry.name, True))
+    return out
 
 
 @lru_cache(maxsize=1)
 def rule_classes() -> tuple[type[Rule], ...]:
-    found: list[type[Rule]] = []
-    for name in rule_module_names():
+    """Every rule class, families in ``ORDER``, by code inside a family."""
+    names = rule_module_names()
+    rank = {family: i for i, family in enumerate(dict.fromkeys(n.partition(".")[0] for n in names))}
+    found: list[tuple[tuple[int, str], type[Rule]]] = []
+    problems: list[str] = []
+    for name in names:
         try:
             module = importlib.import_module(f"{__package__}.{name}")
         except Exception as exc:
             raise RegistryError(f"rule module servelint.rules.{name} does not import: {exc!r}") from exc
-        for obj in vars(module).values():
-            if (
-                isinstance(obj, type)
-                and issubclass(obj, Rule)
-                and obj.__module__ == module.__name__
-                and getattr(obj, "code", None)
-            ):
-                found.append(obj)
-    problems = validate(found)
+        own = [
+            obj for obj in vars(module).values()
+            if isinstance(obj, type) and issubclass(obj, Rule) and obj.__module__ == module.__name__
+            and getattr(obj, "code", None)
+        ]
+        if len(own) != 1:
+            problems.append(f"{module.__name__}: a rule module holds one rule, not {len(own)}")
+        for cls in own:
+            expected = str(getattr(cls, "name", "")).replace("-", "_")
+            if name.rpartition(".")[2] != expected:
+                problems.append(f"{module.__name__}: rule {getattr(cls, 'name', None)!r} belongs in {expected}.py")
+            found.append(((rank[name.partition(".")[0]], str(getattr(cls, "code", ""))), cls))
+    problems.extend(validate([cls for _, cls in found]))
     if problems:
         raise RegistryError("invalid rules:\n  " + "\n  ".join(problems))
-    return tuple(found)
+    return tuple(cls for _, cls in sorted(found, key=lambda item: item[0]))
 
 
 def validate(classes: list[type[Rule]]) -> list[str]:
@@ -105,6 +157,8 @@ def validate(classes: list[type[Rule]]) -> list[str]:
             out.append(f"{where}: fixes must be a frozenset of Applicability, not {fixes!r}")
         if cls.vllm_checks and cls.reviewed is None:
             out.append(f"{where}: mirrors vLLM checks but says no release it was reviewed for (reviewed)")
+        if cls.reviewed is not None and version_key(cls.reviewed[0]) > version_key(cls.reviewed[1]):
+            out.append(f"{where}: reviewed {cls.reviewed} is not (first, last)")
         for check in cls.vllm_checks:
             prev = checks.setdefault(check.key, check)
             if prev != check:

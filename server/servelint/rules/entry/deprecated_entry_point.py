@@ -12,8 +12,10 @@ from ...model import Entry
 from ..base import Context, Finding, Rule, vllm_source
 
 # The module run by a plain interpreter name, written as shell words: the
-# fix replaces exactly these words with ``vllm serve``.
-_MODULE_WORDS = re.compile(r"python(?:\d+(?:\.\d+)*)?[ \t]+-m[ \t]+vllm\.entrypoints\.openai\.api_server")
+# fix replaces exactly these words with ``vllm serve``.  Compiled by re's
+# cache on first use: only a launch of the module needs it, and a
+# module-level compile costs every cold check ~1 ms.
+_MODULE_WORDS = r"python(?:\d+(?:\.\d+)*)?[ \t]+-m[ \t]+vllm\.entrypoints\.openai\.api_server"
 
 _DEPRECATED = VllmCheck(
     "entry.api_server_deprecated",
@@ -96,7 +98,7 @@ def _to_vllm_serve(ctx: Context) -> list[Fix]:
     if text is None or style_of(launch.raw) != "shell":
         return []
     span = launch.entry_span
-    if not _MODULE_WORDS.fullmatch(text[span.start:span.end]):
+    if not re.fullmatch(_MODULE_WORDS, text[span.start:span.end]):
         return []
     new = "vllm serve"
     edits: list[Edit] = []

@@ -1,0 +1,1 @@
+"""``CacheConfig``: the KV-cache data type."""

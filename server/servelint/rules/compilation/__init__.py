@@ -1,0 +1,1 @@
+"""``CompilationConfig``: CUDA graph capture sizes."""

@@ -1,0 +1,1 @@
+"""The OpenAI server's options: structured outputs and tool calling."""

@@ -1,0 +1,1 @@
+"""``LoRAConfig``: LoRA launches vLLM refuses."""

@@ -1,0 +1,1 @@
+"""``MambaConfig`` and the Mamba side of ``CacheConfig``, checked without ``--use-replayssm``."""

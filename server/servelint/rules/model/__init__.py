@@ -1,0 +1,1 @@
+"""``ModelConfig``: what the model's own config.json allows (length, dtype)."""
