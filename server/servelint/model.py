@@ -392,6 +392,13 @@ class Launch:
     layout: str = "single-line"
     # For YAML-hosted argv: the YAML sequence node the words came from.
     container: Any = None
+    # Where it runs, as its own words and the resource around them say
+    # (the container's GPU limit, ``docker run --gpus``): moves with it.
+    deployment: "Deployment | None" = None
+    # What the rest of the document adds (a Service sending traffic to its
+    # pod, the job's ``#SBATCH`` lines): set by the parser on every parse,
+    # never shifted, so that a launch an edit left alone sees it changed.
+    linked: "Deployment | None" = None
     # Set by an incremental re-parse: the previous parse's launch this one
     # is, moved by an edit above it (same words, same meaning).  Only the
     # next lint looks at it; not part of what the launch is.
@@ -404,7 +411,7 @@ class Launch:
 
 
 # What a moved launch shifts only when it is read.
-_LAZY = ("args", "env", "problems", "opaque", "container", "build", "inputs", "written_config")
+_LAZY = ("args", "env", "problems", "opaque", "container", "build", "inputs", "written_config", "deployment")
 
 
 class MovedLaunch(Launch):
@@ -433,6 +440,7 @@ class MovedLaunch(Launch):
         _IMAGE.__set__(self, _IMAGE.__get__(origin))
         _LAYOUT.__set__(self, _LAYOUT.__get__(origin))
         _ENTRY_UNKNOWN.__set__(self, _ENTRY_UNKNOWN.__get__(origin))
+        _LINKED.__set__(self, _LINKED.__get__(origin))  # the parser sets it again
         _SPAN.__set__(self, span)
         _ENTRY_SPAN.__set__(self, entry_span)
         _HINTS.__set__(self, release_hints)  # the release is chosen for every launch
@@ -467,6 +475,7 @@ _SLOT = {name: Launch.__dict__[name] for name in Launch.__slots__}
 _FORM, _ENTRY, _IMAGE, _LAYOUT = _SLOT["form"], _SLOT["entry"], _SLOT["image"], _SLOT["layout"]
 _ENTRY_UNKNOWN = _SLOT["entry_unknown"]
 _SPAN, _ENTRY_SPAN, _HINTS, _MOVED_FROM = _SLOT["span"], _SLOT["entry_span"], _SLOT["release_hints"], _SLOT["moved_from"]
+_LINKED = _SLOT["linked"]
 _COMPARED = [f.name for f in fields(Launch) if f.compare]
 
 
@@ -508,3 +517,108 @@ class ParsedDocument:
     # Where a parser asked for at most N launches stopped reading them: the
     # entry (``vllm serve``) of the first launch past the limit.
     unread: Span | None = None
+
+
+# -- where a launch runs -----------------------------------------------------------
+#
+# What a launch's file says about the machine it is deployed on, next to the
+# launch: read by the form parsers (``parse.deployment``), held against the
+# launch by the rules of ``rules/deployment``.  A field left None (or empty)
+# is one the file does not speak of; a ``Fact`` whose ``value`` is None is
+# one it speaks of without saying what (a variable, a template, "all").
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """One thing a file says about the machine, and where it says it."""
+
+    value: Any  # None: written, but not known from the file
+    span: Span
+    # How it is written, for messages: "the `nvidia.com/gpu` limit", "`--gpus`".
+    said: str
+    note: str | None = None  # why the value is not known
+
+    def moved(self, move) -> "Fact":
+        return Fact(self.value, move(self.span), self.said, self.note)
+
+
+@dataclass(frozen=True, slots=True)
+class GpuRequest:
+    """One way the launch gets GPUs: how many, of which kind.  A file may
+    allow several (a SkyPilot task's ``any_of``, a node affinity listing
+    products); a check then has to hold for each."""
+
+    count: Fact | None = None  # int: the GPUs the container, job or node gets
+    kind: Fact | None = None  # str: the GPU as the file names it ("A100-80GB", "nvidia-l4")
+    # The vocabulary of ``kind`` (``knowledge.gpus.VOCABULARIES``), None for a free name.
+    vocabulary: str | None = None
+    vendor: str | None = None  # from the resource name: "nvidia", "amd", "intel", "habana"
+    memory_gib: Fact | None = None  # float: per GPU, when a label or a MIG profile says it
+
+    def moved(self, move) -> "GpuRequest":
+        return GpuRequest(
+            None if self.count is None else self.count.moved(move),
+            None if self.kind is None else self.kind.moved(move),
+            self.vocabulary, self.vendor,
+            None if self.memory_gib is None else self.memory_gib.moved(move),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Port:
+    """A port the deployment sends traffic to or checks."""
+
+    number: int | None  # None: a name (``port: http``) or a value not known from the file
+    span: Span
+    said: str  # "containerPort", "the readiness probe", "the Service `vllm` targetPort"...
+    # "listen": the container says it listens there (containerPort, expose);
+    # "probe": a health check calls it; "service": a Service or load
+    # balancer sends traffic there; "publish": a host port is mapped to it.
+    role: str
+    name: str | None = None  # a named port, or the name a probe refers to
+
+    def moved(self, move) -> "Port":
+        return Port(self.number, move(self.span), self.said, self.role, self.name)
+
+
+@dataclass(frozen=True, slots=True)
+class Deployment:
+    """What a launch's file says about where it runs."""
+
+    # "container" (docker, compose, Kubernetes: /dev/shm defaults to 64 MiB),
+    # "host" (a shell on the machine, a Slurm job), "unknown".
+    runtime: str = "unknown"
+    gpus: tuple[GpuRequest, ...] = ()  # alternatives; empty: the file does not say
+    # int bytes, or "host" (the host's IPC namespace and /dev/shm).
+    shm: Fact | None = None
+    nodes: Fact | None = None  # int: nodes the job or task runs on
+    ports: tuple[Port, ...] = ()
+    span: Span | None = None  # where the deployment is declared (the container, service, job...)
+    said: str = ""  # what declares it: "container `vllm`", "service `llm`", "`docker run`"
+
+    def moved(self, move) -> "Deployment":
+        """The same facts with every span mapped by ``move`` (a launch moved by an edit)."""
+        return Deployment(
+            self.runtime,
+            tuple(g.moved(move) for g in self.gpus),
+            None if self.shm is None else self.shm.moved(move),
+            None if self.nodes is None else self.nodes.moved(move),
+            tuple(p.moved(move) for p in self.ports),
+            None if self.span is None else move(self.span),
+            self.said,
+        )
+
+    def over(self, base: "Deployment | None") -> "Deployment":
+        """These facts, completed by ``base``'s where these say nothing
+        (a launch's own ``srun --gres`` over its job's ``#SBATCH`` lines)."""
+        if base is None:
+            return self
+        return Deployment(
+            self.runtime if self.runtime != "unknown" else base.runtime,
+            self.gpus or base.gpus,
+            self.shm if self.shm is not None else base.shm,
+            self.nodes if self.nodes is not None else base.nodes,
+            self.ports + tuple(p for p in base.ports if p not in self.ports),
+            self.span if self.span is not None else base.span,
+            self.said or base.said,
+        )

@@ -14,6 +14,7 @@ logged as a key:
 * ``("env", NAME)``: one environment variable; ``("env",)``: all of them;
 * ``("problems",)``: what the parser saw in the launch (a dropped `false`);
 * ``("args",)``: the launch's words as written;
+* ``("deployment",)``: where it runs (its ``deployment`` and ``linked`` facts);
 * ``("*",)``: something not modelled here, so anything may matter.
 
 The release, the target platform, the launch's form, entry, image and opaque
@@ -43,6 +44,7 @@ CONFIG = ("config",)
 ALL_ENV = ("env",)
 PROBLEMS = ("problems",)
 ARGS = ("args",)
+DEPLOYMENT = ("deployment",)
 EVERYTHING = ("*",)
 
 
@@ -138,6 +140,16 @@ class RecordedLaunch:
     @property
     def env(self) -> Mapping:
         return self._env
+
+    @property
+    def deployment(self):
+        self._rec.add(DEPLOYMENT)
+        return self._launch.deployment
+
+    @property
+    def linked(self):
+        self._rec.add(DEPLOYMENT)
+        return self._launch.linked
 
     def __getattr__(self, name: str) -> Any:
         if name not in self._FREE:

@@ -25,6 +25,7 @@ from ..derive import view
 from ..release import ReleaseChoice
 from ..rules import Rule
 from ..settings import Settings
+from ..text import Span
 
 if TYPE_CHECKING:  # pragma: no cover
     from .. import argv
@@ -98,12 +99,23 @@ class Inputs:
                          for p in inv.launch.problems)
         if kind == "args":
             return tuple((w.text, w.span.start - base, w.span.end - base, w.exact) for w in inv.launch.args)
+        if kind == "deployment":
+            return deployment_part(inv.launch, base)
         # EVERYTHING, or a key this engine does not know: the whole launch.
         return tuple(self.part(k) for k in _WHOLE)
 
 
+def deployment_part(launch, base: int) -> tuple:
+    """A launch's deployment facts with their places relative to ``base``."""
+    def rel(span: Span) -> Span:
+        return Span(span.start - base, span.end - base)
+
+    own, linked = getattr(launch, "deployment", None), getattr(launch, "linked", None)
+    return (None if own is None else own.moved(rel), None if linked is None else linked.moved(rel))
+
+
 _MISSING = object()
-_WHOLE = (view.FLAGS, view.MODEL, view.EXTRA, view.CONFIG, view.ALL_ENV, view.PROBLEMS, view.ARGS)
+_WHOLE = (view.FLAGS, view.MODEL, view.EXTRA, view.CONFIG, view.ALL_ENV, view.PROBLEMS, view.ARGS, view.DEPLOYMENT)
 
 
 def signature(reads: frozenset, inputs: Inputs, release: ReleaseChoice, settings: Settings) -> tuple:
