@@ -49,6 +49,8 @@ class Category(str, Enum):
     INCOMPATIBLE = "incompatible"
     PARSE_ERROR = "parse-error"
     CONFIG = "config"
+    # The launch against the machine its file deploys it on (GPUs, memory, ports).
+    DEPLOYMENT = "deployment"
 
     def __str__(self) -> str:
         return self.value

@@ -15,7 +15,8 @@ from servelint.text import Span
 
 def test_every_rule_category_is_in_the_json_contract():
     # README, "The JSON output": the categories a consumer may switch on.
-    contract = {"unknown-flag", "invalid-value", "duplicate-flag", "deprecated", "incompatible", "parse-error", "config"}
+    contract = {"unknown-flag", "invalid-value", "duplicate-flag", "deprecated", "incompatible", "parse-error", "config",
+                "deployment"}
     assert set(CATEGORIES) == contract
     for cls in rule_classes():
         assert isinstance(cls.category, Category), f"{cls.code} {cls.name}: category {cls.category!r}"

@@ -18,19 +18,10 @@ from typing import TYPE_CHECKING
 
 from .base import FrozenValue
 from .flags import value_of, written
-from .model import arch_facts, model_config, text_config
+from .model import DTYPE_NAMES, arch_facts, float16_unsupported_model_types, model_config, text_config
 
 if TYPE_CHECKING:  # pragma: no cover
     from .view import View
-
-# _STR_DTYPE_TO_TORCH_DTYPE (config/model.py 0.33.0:2384).
-DTYPE_NAMES = {"half": "float16", "float16": "float16", "float": "float32", "float32": "float32",
-               "bfloat16": "bfloat16"}
-
-# _FLOAT16_NOT_SUPPORTED_MODELS (config/model.py, just above _check_valid_dtype):
-# plamo2 left it in 0.27.0.
-_NO_FP16 = ("gemma2", "gemma3", "gemma3_text", "glm4")
-_NO_FP16_BEFORE_0_27 = _NO_FP16 + ("plamo2",)
 
 BYTES = {"float16": 2, "bfloat16": 2, "float32": 4}
 
@@ -83,13 +74,13 @@ def checkpoint_dtype(ctx: "View") -> str | None:
 
 
 def float16_unsupported(ctx: "View") -> bool | None:
-    """Whether the model type refuses float16 (``_is_valid_dtype``); it reads
-    the top-level config's ``model_type`` (``config.model_type``)."""
+    """Whether the model type refuses float16 (``_is_valid_dtype``, the
+    release's generated ``_FLOAT16_NOT_SUPPORTED_MODELS``); it reads the
+    top-level config's ``model_type`` (``config.model_type``)."""
     cfg = model_config(ctx)
     if cfg is None:
         return None
-    no_fp16 = _NO_FP16 if ctx.at_least("0.27.0") else _NO_FP16_BEFORE_0_27
-    return cfg.get("model_type") in no_fp16
+    return cfg.get("model_type") in float16_unsupported_model_types(ctx.version)
 
 
 def dtype_on(ctx: "View", capability: tuple[int, int]) -> Dtype | None:

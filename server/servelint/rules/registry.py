@@ -49,6 +49,7 @@ ORDER = (
     "lora",
     "frontend",
     "compilation",
+    "deployment",
 )
 
 # Modules of ``servelint.rules`` that are the rule model, not a family.
