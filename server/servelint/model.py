@@ -595,6 +595,9 @@ class Deployment:
     ports: tuple[Port, ...] = ()
     span: Span | None = None  # where the deployment is declared (the container, service, job...)
     said: str = ""  # what declares it: "container `vllm`", "service `llm`", "`docker run`"
+    # A Kubernetes pod's (namespace, sorted labels): what a Service of the
+    # same file selects it by.
+    pod: tuple | None = None
 
     def moved(self, move) -> "Deployment":
         """The same facts with every span mapped by ``move`` (a launch moved by an edit)."""
@@ -606,6 +609,7 @@ class Deployment:
             tuple(p.moved(move) for p in self.ports),
             None if self.span is None else move(self.span),
             self.said,
+            self.pod,
         )
 
     def over(self, base: "Deployment | None") -> "Deployment":
@@ -615,10 +619,28 @@ class Deployment:
             return self
         return Deployment(
             self.runtime if self.runtime != "unknown" else base.runtime,
-            self.gpus or base.gpus,
+            _gpus_over(self.gpus, base.gpus),
             self.shm if self.shm is not None else base.shm,
             self.nodes if self.nodes is not None else base.nodes,
             self.ports + tuple(p for p in base.ports if p not in self.ports),
             self.span if self.span is not None else base.span,
             self.said or base.said,
+            self.pod if self.pod is not None else base.pod,
         )
+
+
+def _gpus_over(own: tuple[GpuRequest, ...], base: tuple[GpuRequest, ...]) -> tuple[GpuRequest, ...]:
+    """A launch's own GPU requests over its job's or node's: a request that
+    counts GPUs without naming them (``docker run --gpus 2``) takes the
+    kinds the base names (``#SBATCH --gres=gpu:a100:4``)."""
+    if not own or not base:
+        return own or base
+    out: list[GpuRequest] = []
+    for req in own:
+        if req.kind is not None or not any(b.kind is not None for b in base):
+            out.append(req)
+            continue
+        for b in base:
+            out.append(GpuRequest(req.count, b.kind, b.vocabulary, req.vendor or b.vendor,
+                                  req.memory_gib or b.memory_gib))
+    return tuple(out)

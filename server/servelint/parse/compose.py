@@ -29,7 +29,7 @@ from dataclasses import replace
 
 from ..model import Entry, EnvVar, Form, ImageBuild, Launch, ParseProblem, Word
 from ..text import Span
-from . import problems
+from . import deployment, problems
 from . import yamlnodes as yn
 from .entry import is_vllm_openai_image, repository_written
 from .launches import find_launches
@@ -60,7 +60,10 @@ def parse_compose(doc: yn.YamlDoc, text: str, stop_after: int = 0) -> tuple[list
     services = yn.get(doc.root, "services")
     for key, svc in yn.items(services):
         if isinstance(svc, MappingNode):
-            launches.extend(_service(doc.src, svc, yn.scalar_text(key) or ""))
+            got = _service(doc.src, svc, yn.scalar_text(key) or "")
+            for launch in got:
+                launch.deployment = deployment.of_compose_service(doc.src, yn.scalar_text(key) or "", svc, launch.env)
+            launches.extend(got)
             if stop_after and len(launches) >= stop_after:
                 break
     return launches, []

@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from ..model import Entry, Env, EnvVar, Form, Launch, ParseProblem, Word
 from ..text import Span
-from . import problems
+from . import deployment, problems
 from .words import assignment, basename, cover, join_words, subword
 
 API_SERVER_MODULE = "vllm.entrypoints.openai.api_server"
@@ -155,6 +155,9 @@ class _Ctx:
     # The first word of the outermost argv: a launch spans its wrappers too.
     start: Span | None = None
     parse_script: ParseScript | None = None
+    # Where the launch runs, from a wrapper's options (``docker run --gpus``,
+    # ``srun --gres``): ``parse.deployment``.
+    deployment: Any = None
 
 
 def _scan(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> list[Launch]:
@@ -475,8 +478,10 @@ def _docker_run(ctx: _Ctx, k: int, host_env: dict[str, EnvVar]) -> list[Launch]:
     # A container sees only what docker passes: ``-e``/``--env``/``--env-file``.
     env: dict[str, EnvVar] = {}
     entrypoint: list[Word] = []
+    seen: list[tuple[str, Word | None]] = []
 
     def opt(name: str, value: Word | None) -> None:
+        seen.append((name, value))
         if value is None:
             return
         if name in ("-e", "--env"):
@@ -493,9 +498,13 @@ def _docker_run(ctx: _Ctx, k: int, host_env: dict[str, EnvVar]) -> list[Launch]:
         elif name == "--entrypoint":
             entrypoint.append(value)
 
+    run = words[k - 1]
     k = _skip_options(words, k, _DOCKER_RUN_VALUE, _DOCKER_RUN_FLAGS, opt)
     if k >= len(words):
         return []
+    program = next((basename(w.text) for w in reversed(words[: words.index(run)])
+                    if basename(w.text) in _WRAPPERS and _WRAPPERS[basename(w.text)] is _docker), "docker")
+    ctx.deployment = deployment.of_docker_run(run, seen, program)
     image_word = words[k]
     ctx.image = image_word.text
     ctx.image_span = image_word.span
@@ -757,6 +766,8 @@ def _run_script(ctx: _Ctx, words: list[Word], env: dict[str, EnvVar]) -> list[La
     for launch in launches:
         if launch.image is None:
             launch.image = ctx.image
+        if ctx.deployment is not None:
+            launch.deployment = ctx.deployment if launch.deployment is None else launch.deployment.over(ctx.deployment)
     return launches
 
 
@@ -845,12 +856,19 @@ _SRUN_VALUE, _SRUN_FLAGS = (
 def _srun(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> int:
     """``srun [opts] cmd``; pyxis' ``--container-image`` names the image."""
 
+    seen: list[tuple[str, Word | None]] = []
+
     def opt(name: str, value: Word | None) -> None:
+        seen.append((name, value))
         if name == "--container-image" and value is not None:
             ctx.image = value.text
             ctx.image_span = value.span
 
-    return _skip_options(ctx.words, i + 1, frozenset(_SRUN_VALUE), frozenset(_SRUN_FLAGS), opt)
+    k = _skip_options(ctx.words, i + 1, frozenset(_SRUN_VALUE), frozenset(_SRUN_FLAGS), opt)
+    got = deployment.of_srun(seen)
+    if got is not None:
+        ctx.deployment = got
+    return k
 
 
 _WRAPPERS = {
@@ -919,7 +937,8 @@ _WRAPPERS = {
 def _sub_ctx(ctx: _Ctx, words: list[Word]) -> _Ctx:
     start = ctx.start or (ctx.words[0].span if ctx.words else None)
     return _Ctx(form=ctx.form, expand=ctx.expand, words=words, image=ctx.image,
-                image_span=ctx.image_span, start=start, parse_script=ctx.parse_script)
+                image_span=ctx.image_span, start=start, parse_script=ctx.parse_script,
+                deployment=ctx.deployment)
 
 
 def _image_launch(
@@ -971,6 +990,7 @@ def _make(
         span=span,
         env=env.snapshot() if isinstance(env, Env) else dict(env),
         image=image if image is not None else ctx.image,
+        deployment=ctx.deployment,
     )
     _check_config_equals(launch)
     _check_joined(launch)

@@ -22,7 +22,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..model import EnvVar, Form, Launch, ParseProblem, ReleaseHint, Word
 from ..text import Span
-from . import hints, problems
+from . import deployment, hints, problems
 from . import yamlnodes as yn
 from .entry import could_start_launch, is_vllm_openai_image, repository_written
 from .launches import find_launches
@@ -50,8 +50,10 @@ def parse_k8s(doc: yn.YamlDoc, text: str, stop_after: int = 0,
     src = doc.src
     may_run_vllm = "vllm" in text.lower()
     budget = yn.Budget()
+    pods = deployment.Pods(src, doc.root)
     for node, _ in yn.walk_maps(doc.root, budget):
         keys = yn.index(node)  # every mapping of the document: one lookup table
+        pods.see(node, keys)
         kind = keys.get("kind")
         if kind is not None and yn.scalar_text(kind[1]) == "ConfigMap":
             launches.extend(_configmap(src, node))
@@ -64,7 +66,9 @@ def parse_k8s(doc: yn.YamlDoc, text: str, stop_after: int = 0,
                 continue
             for c in lst.value:
                 if isinstance(c, MappingNode) and id(c) not in skip:
-                    launches.extend(container_launches(src, c, Form.KUBERNETES))
+                    got = container_launches(src, c, Form.KUBERNETES)
+                    pods.attach(got, node, c)
+                    launches.extend(got)
         if stop_after and len(launches) >= stop_after:
             break
     cut = budget.problem(Span(doc.span.start, doc.span.start))

@@ -20,7 +20,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..model import EnvVar, Form, Launch, ParseProblem, ReleaseHint
 from ..text import Span
-from . import hints
+from . import deployment, hints
 from . import yamlnodes as yn
 
 _SKY_KEYS = frozenset(
@@ -62,10 +62,14 @@ def parse_skypilot(doc: yn.YamlDoc, text: str, stop_after: int = 0) -> tuple[lis
         env[name] = EnvVar(name, None, var.span, False)
     image, image_hints = _sky_image(src, yn.get(yn.get(root, "resources"), "image_id"))
     launches, found = _script(src, yn.get(root, "run"), Form.SKYPILOT, env, "shell")
+    resources = deployment.of_skypilot(src, root) if launches else None
     for launch in launches:
         if launch.image is None and image is not None:
             launch.image = image
             launch.release_hints.extend(image_hints)
+        if resources is not None:
+            # The task's resources, under what its script says (``docker run --gpus``).
+            launch.deployment = resources if launch.deployment is None else launch.deployment.over(resources)
     return launches, found
 
 

@@ -31,7 +31,7 @@ from yaml.nodes import Node
 
 from ..model import Form, Launch, MovedLaunch, ParsedDocument, ParseProblem, ReleaseHint, Word
 from ..text import KnownEdit, Span, edit_between
-from . import hints, problems, templates
+from . import deployment, hints, problems, templates
 from . import yamlnodes as yn
 from .compose import is_compose, parse_compose
 from .entry import config_refs
@@ -134,6 +134,8 @@ def parse_yaml_document(path: str, text: str, previous: ParsedDocument | None = 
             config_refs_.extend(d.config_refs())
     if syntax and _report_syntax(path, text, forms, docs):
         found[:0] = syntax
+    # A Service in one document sends traffic to the pods of another.
+    deployment.link_services(launches, [svc for d in docs for svc in d.services])
     result.form = forms[0] if forms else None
     if max_launches and len(launches) > max_launches:
         result.unread = launches[max_launches].entry_span
@@ -150,17 +152,20 @@ class _Doc:
     ``line`` is the line the chunk starts on (for the directives' line
     numbers); ``refs`` the indices of the launches naming a ``--config``
     file, known when the chunk is read so that a moved chunk's launches are
-    not shifted just to look for one.
+    not shifted just to look for one; ``services`` the Kubernetes Services
+    it declares (``deployment.link_services`` holds them against the pods
+    of every document).
     """
 
     __slots__ = ("start", "end", "line", "forms", "launches", "problems", "syntax",
-                 "hints", "directives", "refs", "_ref_words", "_marks")
+                 "hints", "directives", "refs", "services", "_ref_words", "_marks")
 
     def __init__(self, start: int, end: int, line: int, forms: list, launches: list, problems: list,
-                 syntax: list, hints: list, directives: list, refs: tuple) -> None:
+                 syntax: list, hints: list, directives: list, refs: tuple, services: list = ()) -> None:
         self.start, self.end, self.line = start, end, line
         self.forms, self.launches, self.problems, self.syntax = forms, launches, problems, syntax
         self.hints, self.directives, self.refs = hints, directives, refs
+        self.services = services
         self._ref_words: list | None = None
         self._marks: tuple[bool, bool] | None = None
 
@@ -189,7 +194,8 @@ class _Doc:
             # line breaks, not its length): the same launches.
             same = _Doc(self.start, self.end, self.line + lines, self.forms, self.launches,
                         self.problems, self.syntax, self.hints,
-                        [(line + lines, body, span) for line, body, span in self.directives], self.refs)
+                        [(line + lines, body, span) for line, body, span in self.directives], self.refs,
+                        self.services)
             same._ref_words, same._marks = self._ref_words, self._marks
             return same
         # Every document below an edit moves on every keystroke: empty
@@ -206,6 +212,7 @@ class _Doc:
             [(line + lines, body, _span(span, d)) for line, body, span in directives]
             if directives else directives,
             self.refs,
+            [svc.moved(d) for svc in self.services] if self.services else self.services,
         )
         moved._marks = self._marks  # the same text
         return moved
@@ -363,11 +370,14 @@ def _read_uncached(text: str, chunk: str, start: int, end: int, line: int, name:
         log.exception("composing a YAML document of %s", name)
         return _Doc(start, end, line, [], [], [_internal(exc, Span(start, start))], [],
                     release_hints, directives, ())
+    services: list = []
     for doc in docs:
         try:
             form = detect(doc.root, chunk, name)
             if form is None:
                 continue
+            if form is Form.KUBERNETES:
+                services.extend(deployment.services(doc.src, doc.root))
             got, problems_ = _PARSERS[form](doc, chunk, stop_after and stop_after - len(launches))
         except Exception as exc:
             log.exception("parsing a YAML document of %s", name)
@@ -385,7 +395,7 @@ def _read_uncached(text: str, chunk: str, start: int, end: int, line: int, name:
             templates.finish(launch, marks, text, tool)
     refs = tuple(i for i, l in enumerate(launches) if config_refs(l))
     return _Doc(start, end, line, forms, launches, found, [problem] if problem is not None else [],
-                release_hints, directives, refs)
+                release_hints, directives, refs, services)
 
 
 # -- moving a document's results by ``d`` characters --------------------------------
@@ -461,6 +471,7 @@ def _launch(l: Launch, d: int) -> Launch:
             l.build, span=l.build.span.shifted(d), command=[_word(w, d) for w in l.build.command]),
         inputs=[replace(i, uses=[u.shifted(d) for u in i.uses], guard=_span(i.guard, d)) for i in l.inputs],
         written_config=None if l.written_config is None else _launch(l.written_config, d),
+        deployment=None if l.deployment is None else l.deployment.moved(lambda s: s.shifted(d)),
     )
 
 

@@ -364,6 +364,7 @@ def _replay(launch: Launch, step: _Step) -> Launch:
         inputs=[replace(i, uses=[step.span(u) for u in i.uses],
                         guard=None if i.guard is None else step.span(i.guard)) for i in launch.inputs],
         written_config=None if launch.written_config is None else _replay(launch.written_config, step),
+        deployment=None if launch.deployment is None else launch.deployment.moved(step.span),
         moved_from=None,
     )
 
