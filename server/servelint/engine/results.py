@@ -39,6 +39,13 @@ class LaunchResult:
     # A launch that only moved reuses its diagnostics (shifted); its
     # invocation, whose spans moved too, is read again only when asked for.
     _reread: "Callable[[], argv.Invocation] | None" = None
+    # What the rest of the document added to the launch when it was checked
+    # (``Launch.linked``, set again on every parse): a Service or an #SBATCH
+    # line edited elsewhere makes the same launch one to check again.
+    linked: object = None
+
+    def __post_init__(self) -> None:
+        self.linked = getattr(self.launch, "linked", None)
 
     @property
     def context(self) -> tuple:

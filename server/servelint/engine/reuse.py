@@ -21,6 +21,7 @@ from ..model import Env, Launch
 from ..release import ReleaseChoice
 from ..text import SourceText, Span
 from .results import LaunchResult
+from .signature import deployment_part
 
 
 def launch_key(source: SourceText, launch: Launch, env_keys: "EnvKeys") -> tuple:
@@ -32,6 +33,7 @@ def launch_key(source: SourceText, launch: Launch, env_keys: "EnvKeys") -> tuple
         tuple((w.text, w.span.start - base, w.span.end - base, w.exact) for w in launch.args),
         env_keys.of(launch.env, launch.span), launch.image,
         tuple((p.code, p.message, p.span.start - base, p.span.end - base) for p in launch.problems),
+        deployment_part(launch, base),
     )
 
 
@@ -39,8 +41,12 @@ def carried(prev: LaunchResult, key: tuple, path: str, launch: Launch, release: 
             edit: "Change | None", read, read_later: Callable) -> LaunchResult | None:
     """``prev``'s findings for ``launch`` (the same words, release, config
     file and settings: ``key``), at the launch's place now; None if one
-    of them points at text the edit changed.  ``read`` reads the launch
-    again when asked (None: ``read_later(launch, release)`` does)."""
+    of them points at text the edit changed, or when what the rest of the
+    document adds to the launch changed (``Launch.linked``).  ``read``
+    reads the launch again when asked (None: ``read_later(launch, release)``
+    does)."""
+    if prev.linked != launch.linked:
+        return None
     reused = relocated(prev, path, launch, edit)
     if reused is None:
         return None
