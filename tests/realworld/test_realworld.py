@@ -178,7 +178,8 @@ def test_finding_message(result, key, says, not_says):
 
 
 # The `category` values of servelint's JSON contract (README, "The JSON output").
-CATEGORIES = {"unknown-flag", "invalid-value", "duplicate-flag", "deprecated", "incompatible", "parse-error", "config"}
+CATEGORIES = {"unknown-flag", "invalid-value", "duplicate-flag", "deprecated", "incompatible", "parse-error", "config",
+              "deployment"}
 
 
 def test_categories_are_in_the_json_contract(result):

@@ -123,6 +123,12 @@ class Pods:
         self._labels: dict[int, dict[str, str]] = {}
         meta = yn.get(root, "metadata")
         self.namespace = yn.scalar_text(yn.get(meta, "namespace")) or ""
+        # A LeaderWorkerSet runs each group on ``size`` pods (nodes).
+        self.nodes = None
+        if yn.scalar_text(yn.get(root, "kind")) == "LeaderWorkerSet":
+            size = yn.get(yn.get(yn.get(root, "spec"), "leaderWorkerTemplate"), "size")
+            if isinstance(size, ScalarNode):
+                self.nodes = Fact(_int(size.value), src.span(size), "the LeaderWorkerSet's `size`")
 
     def see(self, node: MappingNode, keys: dict) -> None:
         """Remember the labels of a pod template (``metadata`` beside ``spec``)."""
@@ -140,6 +146,8 @@ class Pods:
         if not launches:
             return
         dep = of_container(self.src, pod, container, self.namespace, self.labels(pod))
+        if self.nodes is not None:
+            dep = Deployment(dep.runtime, dep.gpus, dep.shm, self.nodes, dep.ports, dep.span, dep.said, dep.pod)
         for launch in launches:
             if launch.deployment is None:
                 launch.deployment = dep
@@ -150,8 +158,11 @@ def of_container(src: yn.Src, pod: MappingNode, c: MappingNode, namespace: str =
     """A container's deployment facts, with its pod's (``labels``: the pod
     template's, what a Service selects it by)."""
     name = yn.scalar_text(yn.get(c, "name")) or ""
+    # A container without an image is a part of one (a kustomize patch, an
+    # operator's override): the rest of the pod, its volumes, is elsewhere.
+    whole = yn.get(c, "image") is not None
     return Deployment(
-        runtime="container",
+        runtime="container" if whole else "unknown",
         gpus=_k8s_gpus(src, pod, c),
         shm=_k8s_shm(src, pod, c),
         ports=_k8s_ports(src, pod, c),

@@ -210,3 +210,9 @@ def fit(ctx: "Context") -> Fit | None:
     return Fit(params=params, bytes=wb, weights=weights, budget=budget, util=float(u.value),
                util_flag=u.flags[-1] if u.flags else None, memory_gib=machine.memory_gib, machine=machine,
                sizes=sizes, dtype=dtype, offload=float(offload.value))
+
+
+def not_vllm_argv(ctx: "Context") -> bool:
+    """Whether what runs the launch's words is not known from the file (an
+    image in a variable, an operator's own server): its flags prove nothing."""
+    return bool(getattr(ctx.invocation.launch, "entry_unknown", None))

@@ -11,7 +11,7 @@ from ...diagnostics import Applicability, Category, Fix, Severity
 from ...edits import set_value
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule, vllm_source
-from ._shared import gpu_related, gpus_text, where
+from ._shared import not_vllm_argv, gpu_related, gpus_text, where
 
 _CHECK = VllmCheck(
     "deployment.bfloat16", "Bfloat16 is only supported on GPUs with compute capability of at least 8.0.",
@@ -78,6 +78,8 @@ class Bfloat16UnsupportedGpu(Rule):
                        "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:
+        if not_vllm_argv(ctx):
+            return
         if ctx.target != "cuda":
             return
         d = value_of(ctx.invocation, "dtype")

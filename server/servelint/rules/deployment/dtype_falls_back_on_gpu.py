@@ -9,7 +9,7 @@ from ...derive.platform import dtype_on
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule, vllm_source
-from ._shared import gpu_related, gpus_text, on_model, where
+from ._shared import not_vllm_argv, gpu_related, gpus_text, on_model, where
 
 _CHECK = VllmCheck(
     "deployment.dtype_fallback", "doesn't support %s. Falling back to %s for compatibility.",
@@ -64,6 +64,8 @@ class DtypeFallsBackOnGpu(Rule):
                        "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:
+        if not_vllm_argv(ctx):
+            return
         if ctx.target != "cuda":
             return
         ms = machines(ctx)

@@ -10,7 +10,7 @@ from ...derive.model import max_model_len
 from ...diagnostics import Category, Related, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule, vllm_source
-from ._shared import fit, gib, gpu_related, on_model, where, written_int
+from ._shared import not_vllm_argv, fit, gib, gpu_related, on_model, where, written_int
 
 # The message moved from kv_cache_utils.py to kv_cache_planning.py in
 # 0.33.0: the needle is one literal piece, looked for in every file.
@@ -81,6 +81,8 @@ class KvCacheExceedsGpuMemory(Rule):
                        "ROCR_VISIBLE_DEVICES"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:
+        if not_vllm_argv(ctx):
+            return
         inv = ctx.invocation
         if any(written(inv, d) for d in ("kv_cache_memory_bytes", "num_gpu_blocks_override")):
             return

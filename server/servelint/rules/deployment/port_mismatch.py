@@ -10,7 +10,7 @@ from ...derive.base import is_int
 from ...diagnostics import Applicability, Category, Fix, Related, Severity
 from ...edits import set_value
 from ..base import Context, Finding, Rule
-from ._shared import where
+from ._shared import not_vllm_argv, where
 
 # What each port role means to the launch, for messages.
 _ROLE = {"probe": "checks", "service": "sends traffic to", "publish": "maps a host port to",
@@ -73,8 +73,7 @@ class PortMismatch(Rule):
     reads = frozenset({"port", "deployment"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        launch = ctx.invocation.launch
-        if getattr(launch, "entry_unknown", None):
+        if not_vllm_argv(ctx):
             return
         dep = deployment(ctx)
         if dep is None or not dep.ports:

@@ -11,7 +11,7 @@ from ...knowledge.quant_capability import min_capability
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule, vllm_source
 from ...derive.quantization import resolved_method
-from ._shared import gpu_related, gpus_text, on_model, vllm_text, where
+from ._shared import not_vllm_argv, gpu_related, gpus_text, on_model, vllm_text, where
 
 _CHECK = VllmCheck(
     "deployment.quant_capability", "is not supported for the current GPU. Minimum capability: {}.",
@@ -71,6 +71,8 @@ class QuantizationUnsupportedGpu(Rule):
                        "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:
+        if not_vllm_argv(ctx):
+            return
         if ctx.target != "cuda":
             return
         ms = machines(ctx)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...derive.deployment import CONTAINER_SHM_DEFAULT, deployment, shm_bytes
+from ...derive.deployment import CONTAINER_SHM_DEFAULT, deployment, gpu_count, shm_bytes
 from ...derive.flags import value_of, written
 from ...diagnostics import Applicability, Category, Edit, Fix, Severity
 from ...edits import line_bounds
@@ -12,7 +12,7 @@ from ...knowledge.validators import VllmCheck
 from ...model import Form
 from ...text import Span
 from ..base import Context, Finding, Rule, vllm_source
-from ._shared import MIB, parallel, related, where, written_int
+from ._shared import not_vllm_argv, MIB, parallel, related, where, written_int
 
 # The message names the allocation from 0.31.0.
 _CHECK = VllmCheck(
@@ -63,7 +63,9 @@ class ShmTooSmall(Rule):
 
     ## Evidence
     A container form (docker/podman run, compose, Kubernetes) and the
-    parallel sizes as written. Silent for a size the file leaves to a
+    parallel sizes as written. An error when the file sets the too small
+    size; a warning when the runtime's default (64 MiB) decides, which a
+    Docker daemon may change (`--default-shm-size`). Silent for a size the file leaves to a
     variable, a memory-backed `emptyDir` without a size limit, `--nnodes`
     above 1 and other executor backends than multiprocessing.
 
@@ -84,6 +86,8 @@ class ShmTooSmall(Rule):
                        "distributed_executor_backend", "nnodes", "deployment", "VLLM_MQ_MAX_CHUNK_BYTES_MB"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:
+        if not_vllm_argv(ctx):
+            return
         inv = ctx.invocation
         sizes = parallel(ctx)
         if sizes is None or sizes.world <= 1:
@@ -94,6 +98,9 @@ class ShmTooSmall(Rule):
         nnodes, _ = written_int(ctx, "nnodes")
         if nnodes is None or nnodes > 1:
             return
+        got = gpu_count(ctx)
+        if got is not None and sizes.world > got[0]:
+            return  # vLLM stops before, on the world size (SL801)
         shm = shm_bytes(ctx)
         if shm is None or shm[0] == "host":
             return
@@ -115,7 +122,12 @@ class ShmTooSmall(Rule):
         dep = deployment(ctx)
         if fact is None and dep is not None and dep.span is not None:
             rel.append(_related_at(ctx, dep))
-        yield Finding(span, message, flag=canonical, related=rel, fixes=_fixes(ctx, dep, fact), path=path,
+        # A size the file writes is what the container gets; the runtime's
+        # default can be changed where the file does not show it (dockerd's
+        # --default-shm-size).
+        severity = Severity.ERROR if fact is not None else Severity.WARNING
+        yield Finding(span, message, flag=canonical, severity=severity, related=rel,
+                      fixes=_fixes(ctx, dep, fact), path=path,
                       data={"vllm_source": vllm_source(ctx, _CHECK.key), "shm_required": required,
                             "shm_bytes": size, "shm_default": fact is None and size == CONTAINER_SHM_DEFAULT})
 

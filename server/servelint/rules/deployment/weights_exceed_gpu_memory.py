@@ -7,7 +7,7 @@ from typing import Iterable
 from ...diagnostics import Category, Related, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule, vllm_source
-from ._shared import fit, gpu_related, on_model, where
+from ._shared import not_vllm_argv, fit, gpu_related, on_model, where
 
 # In kv_cache_utils.py up to 0.32.0, kv_cache_planning.py from 0.33.0.
 _CHECK = VllmCheck("deployment.no_cache_memory", "No available memory for the cache blocks. ")
@@ -68,6 +68,8 @@ class WeightsExceedGpuMemory(Rule):
                        "ROCR_VISIBLE_DEVICES"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:
+        if not_vllm_argv(ctx):
+            return
         f = fit(ctx)
         if f is None or f.weights <= f.budget:
             return

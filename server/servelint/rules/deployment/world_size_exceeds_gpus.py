@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...derive.deployment import gpu_count
+from ...derive.deployment import deployment, gpu_count
 from ...derive.flags import last_flag, value_of, written
 from ...diagnostics import Applicability, Category, Edit, Fix, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule, vllm_source
-from ._shared import parallel, related, vllm_text, where, written_int
+from ._shared import not_vllm_argv, parallel, related, vllm_text, where, written_int
 
 _CHECK = VllmCheck(
     "deployment.world_size", "is larger than the number of available GPUs ({}) in this node.",
@@ -93,6 +93,8 @@ class WorldSizeExceedsGpus(Rule):
                        "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:
+        if not_vllm_argv(ctx):
+            return
         inv = ctx.invocation
         sizes = parallel(ctx)
         if sizes is None:
@@ -120,6 +122,10 @@ class WorldSizeExceedsGpus(Rule):
             shown = (f"{sizes.text()} needs {sizes.world} GPUs, but {self._gets(machine)} {count}"
                      + (f": vLLM stops with \"{message}\"" if certain and message else
                         "; vLLM fails when it starts the workers"))
+            dep = deployment(ctx)
+            if dep is not None and dep.nodes is not None and isinstance(dep.nodes.value, int) and dep.nodes.value > 1:
+                shown += (f"; to spread it over the {dep.nodes.value} nodes, set --distributed-executor-backend ray "
+                          f"(or --nnodes)")
             yield self._finding(ctx, sizes.flags, shown, machine, count, sizes.world, None,
                                 Severity.ERROR if certain else Severity.WARNING)
             return
@@ -153,6 +159,9 @@ class WorldSizeExceedsGpus(Rule):
         rel = related(ctx, machine.count_from, f"{{said}}: {count} GPU{'s' if count != 1 else ''}")
         fixes = []
         fact = machine.count_from[0] if len(machine.count_from) == 1 else None
+        dep = deployment(ctx)
+        if dep is not None and dep.nodes is not None and dep.nodes.value != 1:
+            fact = None  # more GPUs per node is not the fix of a job across nodes
         if fact is not None and fact.said not in ("`CUDA_VISIBLE_DEVICES`", "`HIP_VISIBLE_DEVICES`",
                                                   "`ROCR_VISIBLE_DEVICES`"):
             text = ctx.text_of()
