@@ -235,7 +235,8 @@ def weight_bytes(ctx: "View", dtype: str, method: str | None, quantized: bool | 
         bits = _int(qc, "bits", "w_bit")
         if not bits:
             return None
-    return WeightBytes(bits / 8, dtype_bytes, f"{method} {bits}-bit")
+    label = method if "fp8" in method or "int8" in method or method == "modelopt" else f"{method} {bits}-bit"
+    return WeightBytes(bits / 8, dtype_bytes, label)
 
 
 class KvPerToken(FrozenValue):

@@ -74,7 +74,7 @@ class Parallel:
         self.flags = flags
 
     def text(self) -> str:
-        parts = [f"tensor parallel size {self.tp}"]
+        parts = [f"tensor parallel size {self.tp}"] if self.tp != 1 or self.world == 1 else []
         if self.pp != 1:
             parts.append(f"pipeline parallel size {self.pp}")
         if self.pcp != 1:

@@ -83,16 +83,21 @@ class PortMismatch(Rule):
             return
         listen = port.value
         names = {p.name: p.number for p in dep.ports if p.role == "listen" and p.name and p.number is not None}
+        # What another container of the pod listens on is its traffic.
+        sidecar = {p.number for p in dep.ports if p.role == "sidecar"} | {
+            p.name for p in dep.ports if p.role == "sidecar" and p.name}
         wrong = []
         for role in ("probe", "service", "publish", "listen"):
             numbers = []
             for p in dep.ports:
-                if p.role != role:
+                if p.role != role or (p.name is not None and p.name in sidecar and p.name not in names):
                     continue
                 n = p.number if p.number is not None else names.get(p.name)
                 if n is None:
                     numbers = None  # a port servelint cannot resolve: nothing to say for this kind
                     break
+                if n in sidecar and n != listen:
+                    continue
                 numbers.append((n, p))
             if not numbers or any(n == listen for n, _ in numbers):
                 continue
@@ -103,15 +108,16 @@ class PortMismatch(Rule):
         span, path, canonical = where(ctx, flag)
         said = f"--port {listen}" if flag is not None else f"--port is not set: vLLM listens on {listen}"
         first = wrong[0]
-        others = len({n for n, _ in wrong}) > 1
-        message = (f"{said}, but {first[1].said} {_ROLE[first[1].role]} port {first[0]}"
-                   + (" (and other ports, see the related places)" if others or len(wrong) > 1 else "")
-                   + ": traffic does not reach vLLM")
+        parts = [f"{p.said} {_ROLE[p.role]} port {n}" for n, p in wrong[:3]]
+        more = f" and {len(wrong) - 3} more" if len(wrong) > 3 else ""
+        told = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        message = f"{said}, but {told}{more}: traffic does not reach vLLM"
         rel = [Related(ctx.path, p.span, f"{p.said}: port {n}") for n, p in wrong]
         fixes = []
         # Only when every port the file names is that one port: moving
         # --port must not break a probe or a Service that agrees now.
-        targets = {p.number if p.number is not None else names.get(p.name) for p in dep.ports}
+        targets = {p.number if p.number is not None else names.get(p.name) for p in dep.ports
+                   if p.role != "sidecar"}
         if flag is not None and len(targets) == 1 and None not in targets:
             edits = set_value(ctx.invocation.raw, ctx.text_of, ctx.path, flag, str(targets.pop()))
             if edits:
