@@ -14,12 +14,18 @@ reserves), so a check that finds them too large for the GPU is right
 whenever the config.json is.
 
 The estimate's error band, against published parameter counts and the
-numbers vLLM prints (tests/derive/test_memory.py): dense models within
-0.5% below their parameter count (Llama-3.1-8B: 8.03B for 8.03B), MoE
-and MLA models within 1% below (DeepSeek-V3: 671B without its MTP layer);
-KV cache per token exact for full attention and MLA (vLLM sizes pages
-from the same fields), before vLLM rounds the length up to whole blocks
-(at most one block of 16 tokens per layer).
+numbers vLLM prints (tests/derive/test_memory.py): parameters within 0.2%
+of the model cards' counts for dense, MoE and MLA models (Llama-3.1-8B
+8.030B, Llama-3.1-70B 70.55B for 70.6B, Qwen3-235B-A22B 235.1B,
+DeepSeek-V3 671.0B without its multi-token-prediction layer), and below
+the true count, which adds norms and biases; the weights of Llama-3.1-8B
+in bfloat16 14.96 GiB for the 14.99 GiB vLLM reports loading (0.2%
+below). KV cache per token is what vLLM's pages hold (Llama-3.1-8B
+131,072 bytes, as its log's 19.28 GiB for 157,936 tokens; Qwen3-235B at
+TP 4 1.1% below the figure its log implies), before vLLM rounds the
+length up to whole blocks. vLLM also reserves activations, CUDA graphs
+and what the driver takes (often 1-3 GiB per GPU): left out, so a
+finding comes only where even the estimate does not fit.
 
 Only model types whose layer shapes servelint knows are estimated
 (``_DENSE``, ``_MOE``); others, sliding-window and hybrid models (their
