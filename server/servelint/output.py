@@ -232,8 +232,120 @@ def launch_reports(result) -> list[dict]:
         if inv is not None:
             item["model"] = _model_report(src, inv)
             item["flags"] = [_flag_report(src, f) for f in inv.flags]
+        deployment = _deployment_report(src, launch)
+        if deployment:
+            item["deployment"] = deployment
         out.append(item)
     return out
+
+
+def _fact_report(src: SourceText, fact) -> dict:
+    item: dict = {"value": fact.value, "from": fact.said, "range": src.range(fact.span)}
+    if fact.value is None:
+        item["unknown"] = fact.note or "not known from the file"
+    return item
+
+
+def _deployment_report(src: SourceText, launch) -> dict:
+    """Where the launch runs as servelint read it: the GPUs (with what the
+    GPU table knows of their kind), /dev/shm, nodes, ports; {} when the
+    file says nothing of it."""
+    from .derive.deployment import CONTAINER_SHM_DEFAULT, VISIBLE_DEVICES
+    from .knowledge import gpus as gpu_table
+
+    own, linked = launch.deployment, launch.linked
+    dep = own.over(linked) if own is not None else linked
+    out: dict = {}
+    if dep is not None:
+        out["runtime"] = dep.runtime
+        gpus = []
+        for req in dep.gpus:
+            g: dict = {}
+            if req.count is not None:
+                g["count"] = _fact_report(src, req.count)
+            if req.kind is not None:
+                g["type"] = _fact_report(src, req.kind)
+                if isinstance(req.kind.value, str):
+                    m = gpu_table.lookup(req.kind.value, req.vocabulary)
+                    if m.known:
+                        g["gpu"] = {"ids": [x.id for x in m.gpus], "capability": m.capability_text(),
+                                    "memory_gib": m.memory_gib(), "vendor": m.vendor()}
+            if req.memory_gib is not None:
+                g["memory"] = _fact_report(src, req.memory_gib)
+            if req.vendor:
+                g["vendor"] = req.vendor
+            gpus.append(g)
+        if gpus:
+            out["gpus"] = gpus
+        if dep.shm is not None:
+            out["shm"] = _fact_report(src, dep.shm)
+        elif dep.runtime == "container":
+            out["shm"] = {"value": CONTAINER_SHM_DEFAULT, "from": "the container runtime's default"}
+        if dep.nodes is not None:
+            out["nodes"] = _fact_report(src, dep.nodes)
+        if dep.ports:
+            out["ports"] = [{"number": p.number, "name": p.name, "role": p.role, "from": p.said,
+                             "range": src.range(p.span)} for p in dep.ports]
+    for name in VISIBLE_DEVICES:
+        var = launch.env.get(name)
+        if var is not None:
+            out["visible_devices"] = {"name": name, "value": var.value if var.exact else None}
+            break
+    return out
+
+
+def deployment_lines(report: dict) -> list[str]:
+    """The deployment part of a launch report, for people: one line each
+    for its GPUs, /dev/shm, nodes and ports."""
+    dep = report.get("deployment")
+    if not dep:
+        return []
+    lines = []
+    for g in dep.get("gpus", []):
+        count, kind, gpu = g.get("count"), g.get("type"), g.get("gpu")
+        if gpu:
+            facts = [f"compute capability {gpu['capability']}"] if gpu.get("capability") else []
+            facts.append(f"{gpu['memory_gib']:g} GiB")
+            what = f"{' or '.join(gpu['ids'])} ({', '.join(facts)})"
+        elif kind is not None:
+            what = f"{kind['value'] or 'a GPU'} (not in servelint's GPU table)"
+        else:
+            what = "of a kind the file does not name"
+        if g.get("memory") and g["memory"]["value"]:
+            what += f", {g['memory']['value']:g} GiB each"
+        if count is None:
+            n = "how many not said,"
+        elif count["value"] is None:
+            n = f"{count.get('unknown') or 'how many not known'},"
+        elif gpu or kind is not None:
+            n = f"{count['value']} ×"
+        else:
+            n = f"{count['value']} GPU{'s' if count['value'] != 1 else ''},"
+        said = [x["from"] for x in (count, kind) if x]
+        lines.append(f"GPUs: {n} {what}" + (f" — {'; '.join(dict.fromkeys(said))}" if said else ""))
+    if "visible_devices" in dep:
+        v = dep["visible_devices"]
+        lines.append(f"{v['name']}={v['value'] if v['value'] is not None else '(set at run time)'}")
+    shm = dep.get("shm")
+    if shm:
+        if shm["value"] == "host":
+            lines.append(f"/dev/shm: the host's — {shm['from']}")
+        elif shm["value"] is None:
+            lines.append(f"/dev/shm: unknown ({shm.get('unknown', '')}) — {shm['from']}")
+        else:
+            lines.append(f"/dev/shm: {shm['value'] / (1 << 20):g} MiB — {shm['from']}")
+    if dep.get("nodes"):
+        nodes = dep["nodes"]
+        lines.append(f"nodes: {nodes['value'] if nodes['value'] is not None else 'unknown'} — {nodes['from']}")
+    ports = dep.get("ports")
+    if ports:
+        shown = [f"{p['from']}: {p['number'] if p['number'] is not None else p['name'] or 'not known'}"
+                 for p in ports if p["role"] != "sidecar"]
+        if shown:
+            lines.append("ports: " + ", ".join(shown))
+    if not lines and dep.get("runtime") not in (None, "unknown"):
+        lines.append(f"runs in a {dep['runtime']}; the file names no GPUs")
+    return lines
 
 
 def _model_report(src: SourceText, inv) -> dict:
@@ -309,6 +421,8 @@ def write_launches(out: TextIO, reports: list[tuple[str, list[dict]]], fmt: str 
                     source = "written at " + _line_col(f["range"])
                 extra = f"; unknown: {f['unknown']}" if f.get("unknown") else ""
                 lines.append(f"     {f['written']}{value}  ({source}{extra})")
+            for line in deployment_lines(item):
+                lines.append(f"     {line}")
             for inp in item.get("inputs", []):
                 guard = inp.get("guard")
                 said = f", guarded at {_line_col(guard['range'])} ({guard['kind']})" if guard else ""

@@ -160,6 +160,28 @@ async def test_hover_on_the_entry_point_says_how_the_launch_was_read(session):
         "- model `$MODEL` (--model) (unknown: $MODEL is not set in this file: an input, given by whoever runs it)",
         "- 2 flags: 2 written here",
         "- values not known from the file: `--model`",
+        "- GPUs: all the host's GPUs, of a kind the file does not name — `--gpus all`",
+        "- /dev/shm: 64 MiB — the container runtime's default",
         "- input `$MODEL`: set by whoever runs the file (required: the file stops without it, line 3)",
         '- may hide flags: `"$@"`',
     ])
+
+
+async def test_hover_on_the_entry_point_shows_the_deployment_as_read(session):
+    await session.initialize()
+    text = (DIRECTIVE + "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n"
+            "  nodeSelector: {cloud.google.com/gke-accelerator: nvidia-l4}\n"
+            "  volumes: [{name: shm, emptyDir: {medium: Memory, sizeLimit: 1Gi}}]\n"
+            "  containers:\n"
+            "    - name: vllm\n"
+            "      image: vllm/vllm-openai:v0.33.0\n"
+            "      args: [Qwen/Qwen3-8B, --port, '8080']\n"
+            "      ports: [{containerPort: 8080}]\n"
+            "      resources: {limits: {nvidia.com/gpu: 2}}\n"
+            "      volumeMounts: [{name: shm, mountPath: /dev/shm}]\n")
+    hover = await _hover(session, text, "vllm/vllm-openai", 2, name="pod.yaml", language="yaml")
+    lines = hover.contents.value.splitlines()
+    assert "- GPUs: 2 × L4 (compute capability 8.9, 24 GiB) — the `nvidia.com/gpu` limit; " \
+           "the `cloud.google.com/gke-accelerator` node selector" in lines
+    assert "- /dev/shm: 1024 MiB — the `shm` emptyDir's sizeLimit" in lines
+    assert "- ports: containerPort: 8080" in lines

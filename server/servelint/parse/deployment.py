@@ -102,12 +102,13 @@ def _scalar_fact(src: yn.Src, node: Node | None, value, said: str) -> Fact | Non
     return Fact(value, src.span(node), said, note)
 
 
-def _word_fact(word: Word | None, value, said: str) -> Fact | None:
+def _word_fact(word: Word | None, value, said: str, note: str | None = None) -> Fact | None:
     if word is None:
         return None
     if not word.exact:
         return Fact(None, word.span, said, word.note or "not known from the file")
-    return Fact(value, word.span, said, None if value is not None else f"{said} is not a value servelint can read")
+    return Fact(value, word.span, said,
+                None if value is not None else note or f"{said} is not a value servelint can read")
 
 
 # -- Kubernetes ----------------------------------------------------------------------
@@ -501,7 +502,8 @@ def of_docker_run(run: Word, options: list[tuple[str, Word | None]], program: st
             continue
         text = value.text
         if name == "--gpus":
-            gpus = (GpuRequest(_word_fact(value, _docker_gpus(text), "`--gpus`"), vendor="nvidia"),)
+            note = "all the host's GPUs" if text.strip("\"'") == "all" else None
+            gpus = (GpuRequest(_word_fact(value, _docker_gpus(text), f"`--gpus {text}`", note), vendor="nvidia"),)
         elif name == "--device" and text.startswith("nvidia.com/gpu="):
             n = None if text.endswith("=all") else len(text.split("=", 1)[1].split(","))
             gpus = (GpuRequest(_word_fact(value, n, "`--device nvidia.com/gpu`"), vendor="nvidia"),)

@@ -298,6 +298,9 @@ def launch_markdown(result, lr: "LaunchResult") -> str:
         unknown = [f["written"] for f in flags if f.get("unknown")]
         if unknown:
             lines.append("- values not known from the file: " + ", ".join(f"`{u}`" for u in unknown))
+    from ...output import deployment_lines
+
+    lines.extend(f"- {line}" for line in deployment_lines(item))
     for inp in item.get("inputs", []):
         guard = f" (required: the file stops without it, line {inp['guard']['range']['start']['line'] + 1})" \
             if inp.get("guard") and inp["guard"]["kind"] == "required" else ""
