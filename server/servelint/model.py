@@ -399,6 +399,9 @@ class Launch:
     # pod, the job's ``#SBATCH`` lines): set by the parser on every parse,
     # never shifted, so that a launch an edit left alone sees it changed.
     linked: "Deployment | None" = None
+    # The Kubernetes pod it runs in, (namespace, frozenset of its labels'
+    # (key, value)): what a Service of the same file selects it by.
+    pod: "tuple | None" = None
     # Set by an incremental re-parse: the previous parse's launch this one
     # is, moved by an edit above it (same words, same meaning).  Only the
     # next lint looks at it; not part of what the launch is.
@@ -441,6 +444,7 @@ class MovedLaunch(Launch):
         _LAYOUT.__set__(self, _LAYOUT.__get__(origin))
         _ENTRY_UNKNOWN.__set__(self, _ENTRY_UNKNOWN.__get__(origin))
         _LINKED.__set__(self, _LINKED.__get__(origin))  # the parser sets it again
+        _POD.__set__(self, _POD.__get__(origin))
         _SPAN.__set__(self, span)
         _ENTRY_SPAN.__set__(self, entry_span)
         _HINTS.__set__(self, release_hints)  # the release is chosen for every launch
@@ -475,7 +479,7 @@ _SLOT = {name: Launch.__dict__[name] for name in Launch.__slots__}
 _FORM, _ENTRY, _IMAGE, _LAYOUT = _SLOT["form"], _SLOT["entry"], _SLOT["image"], _SLOT["layout"]
 _ENTRY_UNKNOWN = _SLOT["entry_unknown"]
 _SPAN, _ENTRY_SPAN, _HINTS, _MOVED_FROM = _SLOT["span"], _SLOT["entry_span"], _SLOT["release_hints"], _SLOT["moved_from"]
-_LINKED = _SLOT["linked"]
+_LINKED, _POD = _SLOT["linked"], _SLOT["pod"]
 _COMPARED = [f.name for f in fields(Launch) if f.compare]
 
 
@@ -526,9 +530,11 @@ class ParsedDocument:
 # launch by the rules of ``rules/deployment``.  A field left None (or empty)
 # is one the file does not speak of; a ``Fact`` whose ``value`` is None is
 # one it speaks of without saying what (a variable, a template, "all").
+# Never changed once made, so hashable (not frozen: a frozen dataclass is
+# slower to make, and every launch below an edit makes its facts again).
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Fact:
     """One thing a file says about the machine, and where it says it."""
 
@@ -542,7 +548,7 @@ class Fact:
         return Fact(self.value, move(self.span), self.said, self.note)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class GpuRequest:
     """One way the launch gets GPUs: how many, of which kind.  A file may
     allow several (a SkyPilot task's ``any_of``, a node affinity listing
@@ -564,7 +570,7 @@ class GpuRequest:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Port:
     """A port the deployment sends traffic to or checks."""
 
@@ -581,7 +587,7 @@ class Port:
         return Port(self.number, move(self.span), self.said, self.role, self.name)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Deployment:
     """What a launch's file says about where it runs."""
 
@@ -595,9 +601,6 @@ class Deployment:
     ports: tuple[Port, ...] = ()
     span: Span | None = None  # where the deployment is declared (the container, service, job...)
     said: str = ""  # what declares it: "container `vllm`", "service `llm`", "`docker run`"
-    # A Kubernetes pod's (namespace, sorted labels): what a Service of the
-    # same file selects it by.
-    pod: tuple | None = None
 
     def moved(self, move) -> "Deployment":
         """The same facts with every span mapped by ``move`` (a launch moved by an edit)."""
@@ -609,8 +612,24 @@ class Deployment:
             tuple(p.moved(move) for p in self.ports),
             None if self.span is None else move(self.span),
             self.said,
-            self.pod,
         )
+
+    def same_facts(self, other: "Deployment | None") -> bool:
+        """Whether ``other`` says the same, wherever it says it (a Service
+        that only moved with an edit).  Compared field by field: it runs for
+        every launch an edit moved."""
+        if other is None:
+            return False
+        if (self.runtime, self.said, len(self.gpus), len(self.ports)) != (
+                other.runtime, other.said, len(other.gpus), len(other.ports)):
+            return False
+        if any((p.number, p.said, p.role, p.name) != (q.number, q.said, q.role, q.name)
+               for p, q in zip(self.ports, other.ports)):
+            return False
+        if not (_same_fact(self.shm, other.shm) and _same_fact(self.nodes, other.nodes)):
+            return False
+        return all(_same_fact(g.count, h.count) and _same_fact(g.kind, h.kind) and _same_fact(g.memory_gib, h.memory_gib)
+                   and (g.vocabulary, g.vendor) == (h.vocabulary, h.vendor) for g, h in zip(self.gpus, other.gpus))
 
     def over(self, base: "Deployment | None") -> "Deployment":
         """These facts, completed by ``base``'s where these say nothing
@@ -625,7 +644,6 @@ class Deployment:
             self.ports + tuple(p for p in base.ports if p not in self.ports),
             self.span if self.span is not None else base.span,
             self.said or base.said,
-            self.pod if self.pod is not None else base.pod,
         )
 
 
@@ -644,3 +662,18 @@ def _gpus_over(own: tuple[GpuRequest, ...], base: tuple[GpuRequest, ...]) -> tup
             out.append(GpuRequest(req.count, b.kind, b.vocabulary, req.vendor or b.vendor,
                                   req.memory_gib or b.memory_gib))
     return tuple(out)
+
+
+def _same_fact(a: "Fact | None", b: "Fact | None") -> bool:
+    if a is None or b is None:
+        return a is b
+    return (a.value, a.said, a.note) == (b.value, b.said, b.note)
+
+
+def same_linked(a: "Deployment | None", b: "Deployment | None") -> bool:
+    """Whether two ``Launch.linked`` say the same, wherever they say it."""
+    if a is b:
+        return True
+    if a is None or b is None:
+        return False
+    return a.same_facts(b)

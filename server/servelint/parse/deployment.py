@@ -29,7 +29,7 @@ is None; a thing the file does not mention stays None.
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
@@ -146,18 +146,19 @@ class Pods:
     def attach(self, launches: list[Launch], pod: MappingNode, container: MappingNode) -> None:
         if not launches:
             return
-        dep = of_container(self.src, pod, container, self.namespace, self.labels(pod))
+        dep = of_container(self.src, pod, container)
         if self.nodes is not None:
-            dep = Deployment(dep.runtime, dep.gpus, dep.shm, self.nodes, dep.ports, dep.span, dep.said, dep.pod)
+            dep = Deployment(dep.runtime, dep.gpus, dep.shm, self.nodes, dep.ports, dep.span, dep.said)
+        labels = self.labels(pod)
+        key = (self.namespace, frozenset(labels.items())) if labels else None
         for launch in launches:
             if launch.deployment is None:
                 launch.deployment = dep
+            launch.pod = key
 
 
-def of_container(src: yn.Src, pod: MappingNode, c: MappingNode, namespace: str = "",
-                 labels: dict[str, str] | None = None) -> Deployment:
-    """A container's deployment facts, with its pod's (``labels``: the pod
-    template's, what a Service selects it by)."""
+def of_container(src: yn.Src, pod: MappingNode, c: MappingNode) -> Deployment:
+    """A container's deployment facts, with its pod's."""
     name = yn.scalar_text(yn.get(c, "name")) or ""
     # A container without an image is a part of one (a kustomize patch, an
     # operator's override): the rest of the pod, its volumes, is elsewhere.
@@ -169,7 +170,6 @@ def of_container(src: yn.Src, pod: MappingNode, c: MappingNode, namespace: str =
         ports=_k8s_ports(src, pod, c),
         span=src.span(c),
         said=f"container `{name}`" if name else "the container",
-        pod=(namespace, tuple(sorted((labels or {}).items()))) if labels else None,
     )
 
 
@@ -318,12 +318,12 @@ class Service:
 
     __slots__ = ("namespace", "selector", "ports")
 
-    def __init__(self, namespace: str, selector: dict[str, str], ports: list[Port]) -> None:
+    def __init__(self, namespace: str, selector: frozenset, ports: list[Port]) -> None:
         self.namespace, self.selector, self.ports = namespace, selector, ports
 
-    def selects(self, namespace: str, labels: dict[str, str]) -> bool:
-        return bool(self.selector) and namespace == self.namespace and all(
-            labels.get(k) == v for k, v in self.selector.items())
+    def selects(self, pod: tuple) -> bool:
+        """Whether it selects the pod ``(namespace, frozenset of its labels)``."""
+        return bool(self.selector) and pod[0] == self.namespace and self.selector <= pod[1]
 
     def moved(self, d: int) -> "Service":
         return Service(self.namespace, self.selector, [p.moved(lambda s: s.shifted(d)) for p in self.ports])
@@ -345,7 +345,8 @@ def services(src: yn.Src, root: Node | None) -> list[Service]:
     meta = yn.get(root, "metadata")
     name = yn.scalar_text(yn.get(meta, "name")) or ""
     spec = yn.get(root, "spec")
-    selector = {yn.scalar_text(k) or "": yn.scalar_text(v) or "" for k, v in yn.items(yn.get(spec, "selector"))}
+    selector = frozenset((yn.scalar_text(k) or "", yn.scalar_text(v) or "")
+                         for k, v in yn.items(yn.get(spec, "selector")))
     ports: list[Port] = []
     lst = yn.get(spec, "ports")
     for p in lst.value if isinstance(lst, SequenceNode) else ():
@@ -361,18 +362,20 @@ def services(src: yn.Src, root: Node | None) -> list[Service]:
 def link_services(launches: Iterable[Launch], found: list[Service]) -> None:
     """Set each Kubernetes launch's ``linked`` facts: the ports of the
     Services that select its pod (``None`` when none does)."""
+    # Each Service under one of its selector's labels: a pod looks only at
+    # those under its own labels (a file of many Deployments and Services is
+    # linked on every keystroke).
+    index: dict = {}
+    for svc in found:
+        if svc.selector:
+            index.setdefault(min(svc.selector), []).append(svc)
     for launch in launches:
-        if not found:
-            if launch.linked is not None:
-                launch.linked = None
-            continue
-        pod = launch.deployment.pod if launch.deployment is not None else None
+        pod = launch.pod
         linked = None
-        if pod is not None:
-            namespace, labels = pod[0], dict(pod[1])
-            ports = tuple(p for s in found if s.selects(namespace, labels) for p in s.ports)
-            if ports:
-                linked = Deployment(ports=ports)
+        if pod is not None and index:
+            chosen = {id(svc) for item in pod[1] for svc in index.get(item, ()) if svc.selects(pod)}
+            if chosen:  # in the file's order, whatever the labels' order
+                linked = Deployment(ports=tuple(p for svc in found if id(svc) in chosen for p in svc.ports))
         if launch.linked != linked:
             launch.linked = linked
 
@@ -633,11 +636,17 @@ def sbatch_header(text: str) -> Deployment | None:
     return _slurm(options, "#SBATCH ") if options else None
 
 
-def link_sbatch(launches: Iterable[Launch], text: str) -> None:
+def link_sbatch(launches: Sequence[Launch], text: str) -> None:
     """Set each launch's ``linked`` facts to its job's ``#SBATCH`` lines."""
     header = sbatch_header(text)
+    # The same lines as the last parse: the launches keep the very object,
+    # so that comparing it is an identity check (a script of many launches
+    # is linked on every keystroke).
+    before = next((l.linked for l in launches if l.linked is not None), None)
+    if before is not None and before == header:
+        header = before
     for launch in launches:
-        if launch.linked != header:
+        if launch.linked is not header:
             launch.linked = header
 
 
