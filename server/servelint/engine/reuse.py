@@ -17,7 +17,7 @@ from functools import partial
 from typing import Callable
 
 from ..diagnostics import Diagnostic
-from ..model import Env, Launch
+from ..model import Env, Launch, same_linked
 from ..release import ReleaseChoice
 from ..text import SourceText, Span
 from .results import LaunchResult
@@ -45,7 +45,7 @@ def carried(prev: LaunchResult, key: tuple, path: str, launch: Launch, release: 
     document adds to the launch changed (``Launch.linked``).  ``read``
     reads the launch again when asked (None: ``read_later(launch, release)``
     does)."""
-    if prev.linked != launch.linked:
+    if not same_linked(prev.linked, launch.linked):
         return None
     reused = relocated(prev, path, launch, edit)
     if reused is None:
