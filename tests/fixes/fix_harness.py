@@ -55,7 +55,8 @@ def _line_range(text: str, span: Span) -> Span:
 
 
 def _regions(result: LintResult, path: str, text: str) -> list[Span]:
-    """The lines of every launch written in ``path``: a fix may touch only these."""
+    """The lines of every launch written in ``path``, and of the resource
+    each runs in: a fix may touch only these."""
     out = []
     for lr in result.launches:
         launches = [lr.launch]
@@ -70,6 +71,11 @@ def _regions(result: LintResult, path: str, text: str) -> list[Span]:
                 line = _line_range(text, launch.span)
                 # A removed last line takes the newline (or continuation) before it.
                 out.append(Span(max(0, line.start - 1), line.end))
+        # And the resource that says where it runs (the container, the
+        # compose service): a deployment fix asks it for more GPUs.
+        dep = getattr(lr.launch, "deployment", None)
+        if path == result.path and dep is not None and dep.span is not None:
+            out.append(_line_range(text, dep.span))
     return out
 
 
