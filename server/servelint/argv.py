@@ -321,6 +321,22 @@ def interpret(
     return inv
 
 
+def _spaced_positional(word: Word, kn: "ReleaseKnowledge") -> bool:
+    """A long-option word with a space in it that argparse takes as a
+    positional: ``"--max-model-len 4096"`` as one argument.  ``_parse_optional``
+    returns an option for the exact string or a known name before ``=``
+    (``--x={"a": 1}`` keeps its spaces in the value), and only then says
+    "if it contains a space, it was meant to be a positional" (Lib/argparse.py,
+    3.10-3.13).  The parsers report the word as a joined argument (SL014)."""
+    text = word.text
+    if " " not in text or not text.startswith("--") or word.role:
+        return False
+    name, eq, _ = text.partition("=")
+    if _normalise(text) in kn.by_string:
+        return False
+    return not (eq and resolve_option(kn, _normalise(name))[0] is not None)
+
+
 def _read_flags(inv: Invocation, words: list[Word], kn: "ReleaseKnowledge", *, flat: bool) -> None:
     positionals: list[Word] = []
     i = 0
@@ -331,7 +347,7 @@ def _read_flags(inv: Invocation, words: list[Word], kn: "ReleaseKnowledge", *, f
         source = "config" if w.role == "config-key" else "cli"
         if w.role == "config-value" or not text.startswith("-") or text == "-" or (
             _NEGATIVE_NUMBER.match(text) and text not in kn.by_string
-        ):
+        ) or _spaced_positional(w, kn):
             positionals.append(w)
             i += 1
             continue

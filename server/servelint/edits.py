@@ -400,6 +400,24 @@ def split_word(text: str, launch: Launch, word: Word, at: int, path: str) -> Edi
     return Edit(path, word.span, f"{shell_quote(head)} {shell_quote(tail)}")
 
 
+def split_into_words(text: str, launch: Launch, word: Word, parts: list[str], path: str) -> Edit | None:
+    """Write one argv word as the words ``parts``, each its own argument in
+    the launch's syntax (a YAML list item per part, a JSON array element, a
+    shell word)."""
+    if not word.exact or not is_literal(word) or not parts:
+        return None
+    style = style_of(launch)
+    if style == "json":
+        return Edit(path, word.span, ", ".join(json.dumps(p) for p in parts))
+    if style == "yaml":
+        line_start = text.rfind("\n", 0, word.span.start) + 1
+        prefix = text[line_start : word.span.start]
+        if prefix.strip() != "-":
+            return None
+        return Edit(path, word.span, f"\n{prefix}".join(yaml_quote(p) for p in parts))
+    return Edit(path, word.span, " ".join(shell_quote(p) for p in parts))
+
+
 def replace_in_word(text: str, word: Word, i: int, j: int, new: str, style: str, path: str) -> Edit | None:
     """Replace ``word.text[i:j]`` with ``new`` (already in the word's own
     syntax, e.g. JSON): inside the word as written when its quoting allows,

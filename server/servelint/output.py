@@ -413,8 +413,12 @@ def write_launches(out: TextIO, reports: list[tuple[str, list[dict]]], fmt: str 
                 lines.append(f"     model {model['name']} ({model['from']}{where}){note}")
             for f in item.get("flags", []):
                 value = " " + " ".join(f["values"]) if f.get("values") else ""
-                if f["from"] == "config-file":
-                    source = "from the config file " + f.get("file", "")
+                if f["from"] == "config-file" and f.get("file"):
+                    source = "from the config file " + f["file"]
+                elif f["from"] == "config-file":
+                    # A config file this file writes itself (a heredoc).
+                    where = f", written at {_line_col(f['range'])}" if f.get("range") else ""
+                    source = "from the config file this file writes" + where
                 elif f["from"] == "added":
                     source = f["note"]
                 else:

@@ -109,3 +109,57 @@ def test_did_you_mean_is_unsafe_and_keeps_the_key_style(tmp_path):
     title, safe, preferred, fixed = fixes[0]
     assert (title, safe, preferred) == ("Replace with --max-model-len", False, True)
     assert "\nmax_model_len: 4096\n" in fixed
+
+
+COMPOSE = "# servelint: vllm=0.33.0\nservices:\n  vllm:\n    image: vllm/vllm-openai:v0.33.0\n    command: {command}\n"
+
+
+@pytest.mark.parametrize("name,before,after,title,safe", [
+    ("a.sh", SHELL + "vllm serve Qwen/Qwen3-8B \"--max-model-len 4096\" --port 8000\n",
+     SHELL + "vllm serve Qwen/Qwen3-8B --max-model-len 4096 --port 8000\n",
+     "Write --max-model-len 4096 as 2 arguments", True),
+    ("b.sh", SHELL + "vllm serve Qwen/Qwen3-8B '--enforce-eager --seed 1'\n",
+     SHELL + "vllm serve Qwen/Qwen3-8B --enforce-eager --seed 1\n",
+     "Write --enforce-eager --seed 1 as 3 arguments", True),
+    ("c.sh", SHELL + "vllm serve Qwen/Qwen3-8B \"--chat-template x.jinja\"\n",
+     SHELL + "vllm serve Qwen/Qwen3-8B --chat-template x.jinja\n",
+     "Write --chat-template x.jinja as 2 arguments", True),
+    ("k8s.yaml", K8S.format(args="    - Qwen/Qwen3-8B\n    - \"--quantization fp8\"\n    - --port\n    - \"8000\"\n"),
+     K8S.format(args="    - Qwen/Qwen3-8B\n    - --quantization\n    - fp8\n    - --port\n    - \"8000\"\n"),
+     "Write --quantization fp8 as 2 arguments", True),
+    ("number.yaml", K8S.format(args="    - Qwen/Qwen3-8B\n    - \"--max-num-seqs 64\"\n"),
+     K8S.format(args="    - Qwen/Qwen3-8B\n    - --max-num-seqs\n    - '64'\n"),
+     "Write --max-num-seqs 64 as 2 arguments", True),
+    ("eq.yaml", K8S.format(args="    - Qwen/Qwen3-8B\n    - --served-model-name=qwen --seed 1\n"),
+     K8S.format(args="    - Qwen/Qwen3-8B\n    - --served-model-name=qwen\n    - --seed\n    - '1'\n"),
+     "Write --served-model-name=qwen --seed 1 as 3 arguments", False),
+    ("trailing.yaml", K8S.format(args="    - Qwen/Qwen3-8B\n    - \"--enforce-eager \"\n"),
+     K8S.format(args="    - Qwen/Qwen3-8B\n    - --enforce-eager\n"),
+     "Remove the whitespace after --enforce-eager", True),
+    ("compose.yaml", COMPOSE.format(command='["Qwen/Qwen3-8B", "--gpu-memory-utilization 0.85", "--seed", "1"]'),
+     COMPOSE.format(command='["Qwen/Qwen3-8B", "--gpu-memory-utilization", "0.85", "--seed", "1"]'),
+     "Write --gpu-memory-utilization 0.85 as 2 arguments", True),
+])
+def test_a_joined_argument_is_written_as_the_arguments_it_holds(tmp_path, name, before, after, title, safe):
+    [(got_title, got_safe, preferred, fixed)] = _fixes(tmp_path, name, before, "SL014")
+    assert (got_title, got_safe, preferred) == (title, safe, True)
+    assert fixed == after
+    # The fixed launch has neither the joined word nor an extra argument.
+    result = Engine(Settings(use_installed_vllm=False)).lint(str(tmp_path / name), fixed)
+    assert not [d for d in result.diagnostics if d.code in ("SL014", "SL106", "SL101")], [d.message for d in result.diagnostics]
+
+
+def test_a_joined_argument_is_not_also_an_extra_or_unknown_argument(tmp_path):
+    text = SHELL + "vllm serve Qwen/Qwen3-8B \"--max-model-len 4096\"\n"
+    path = tmp_path / "a.sh"
+    result = Engine(Settings(use_installed_vllm=False)).lint(str(path), text)
+    assert [(d.code, d.span.start) for d in result.diagnostics] == [("SL014", text.index('"--max'))]
+
+
+def test_a_joined_argument_built_from_a_variable_gets_no_fix(tmp_path):
+    text = SHELL + 'ARGS="--max-model-len 4096"\nvllm serve Qwen/Qwen3-8B "$ARGS"\n'
+    path = tmp_path / "a.sh"
+    path.write_text(text)
+    result = Engine(Settings(use_installed_vllm=False)).lint(str(path), text)
+    found = [d for d in result.diagnostics if d.code == "SL014"]
+    assert len(found) == 1 and found[0].fixes == []

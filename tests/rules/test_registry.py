@@ -231,3 +231,14 @@ def test_rules_offer_only_the_fix_safety_they_declare():
                 seen += 1
                 assert fix.applicability in by_code[d.code].fixes, (d.code, fix.title, fix.applicability, path)
     assert seen > 20
+
+
+def test_every_parse_problem_has_a_rule():
+    """A parser's problem nobody reports would be lost silently."""
+    from servelint.parse import problems
+    from servelint.rules import problem_rules
+
+    by_problem, judged = problem_rules()
+    names = {v for k, v in vars(problems).items() if k.isupper() and isinstance(v, str)}
+    assert names - set(by_problem) - judged == set()
+    assert set(by_problem) | judged <= names

@@ -25,9 +25,8 @@ from ..diagnostics import Diagnostic, Severity
 from ..model import Entry, Launch, ParsedDocument, ParseProblem, Word
 from ..parse import parse_document
 from ..release import ReleaseChoice, choose
-from ..rules import Context, Finding, Rule, invocation_rules
+from ..rules import Context, Finding, Rule, invocation_rules, problem_rules
 from ..rules.meta import FileTooLarge, InternalError, TooManyLaunches, UnusedSuppression
-from ..rules.meta import BY_PROBLEM, JUDGED_BY_RULES
 from ..settings import Settings
 from ..text import KnownEdit, SourceText, Span, edit_range
 from . import io
@@ -287,9 +286,10 @@ class Engine:
 
     def _problem_diagnostics(self, path: str, found: Iterable[ParseProblem], version: str, settings: Settings) -> list[Diagnostic]:
         out = []
+        by_problem, judged = problem_rules()
         for p in found:
-            cls = BY_PROBLEM.get(p.code)
-            if cls is None and p.code in JUDGED_BY_RULES:
+            cls = by_problem.get(p.code)
+            if cls is None and p.code in judged:
                 continue
             if cls is None:
                 log.warning("parser reported an unknown problem %r", p.code)

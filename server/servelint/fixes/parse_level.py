@@ -4,7 +4,8 @@
 is read.  That is what the user meant, so the fix is safe; it is kept only
 if the re-lint shows the file loads (a missing file would now stop vLLM).
 ``serve`` (or ``vllm serve``) repeated after an image whose entrypoint runs
-it goes: the image already says it.
+it goes: the image already says it.  One argument holding a flag and its
+value (or several flags) is written as the arguments it holds.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from typing import Callable
 from ..diagnostics import Applicability, Diagnostic, Fix
 from ..model import Launch, ParseProblem
 from ..parse import problems
-from ..edits import remove_words, split_word
+from ..parse.entry import joined_parts
+from ..edits import remove_words, split_into_words, split_word
 
 
 def _config_equals(launch: Launch, problem: ParseProblem, text: str, path: str) -> list[Fix]:
@@ -35,7 +37,37 @@ def _serve_repeated(launch: Launch, problem: ParseProblem, text: str, path: str)
     return [Fix(f"Remove {' '.join(w.text for w in words)} (the image runs it)", edits, applicability=Applicability.SAFE, preferred=True)]
 
 
-_FIXES = {problems.CONFIG_EQUALS_IGNORED: _config_equals, problems.SERVE_REPEATED: _serve_repeated}
+def _split(part: str) -> list[str]:
+    """A part after ``--flag=value`` may itself be a flag and its value."""
+    again = joined_parts(part)
+    return [part[a:b] for a, b in again] if again and len(again) > 1 else [part]
+
+
+def _joined_argument(launch: Launch, problem: ParseProblem, text: str, path: str) -> list[Fix]:
+    parts = [q for p in problem.data.get("parts", ()) for q in _split(p["text"])]
+    if not problem.data.get("in_place") or not parts:
+        return []  # built from a variable: the file has no word to split
+    word = next((w for w in launch.args if w.span == problem.span), None)
+    if word is None:
+        return []
+    edit = split_into_words(text, launch, word, parts, path)
+    if edit is None:
+        return []
+    if len(parts) == 1:
+        title = f"Remove the whitespace after {parts[0]}"
+    else:
+        title = "Write " + " ".join(parts) + f" as {len(parts)} arguments"
+    # A `--flag=value --other` word is accepted today, with another value.
+    unsafe = problem.data.get("kind") == "several-flags" and "=" in parts[0]
+    applicability = Applicability.UNSAFE if unsafe else Applicability.SAFE
+    return [Fix(title, [edit], applicability=applicability, preferred=True)]
+
+
+_FIXES = {
+    problems.CONFIG_EQUALS_IGNORED: _config_equals,
+    problems.SERVE_REPEATED: _serve_repeated,
+    problems.JOINED_ARGUMENT: _joined_argument,
+}
 
 
 def add_fixes(diagnostics: list[Diagnostic], launch: Launch, path: str,

@@ -62,7 +62,7 @@ def parse_document(
     if kind == "shell":
         from .shell import ShellIncremental, parse_shell_document
 
-        doc = parse_shell_document(path, text, previous, max_launches, edit)
+        doc = parse_shell_document(path, text, previous, max_launches, edit, _embedded_yaml)
         # A batch job's #SBATCH lines apply to every launch of the script.
         deployment.link_sbatch(doc.launches, text)
         before = previous.cache if previous is not None else None
@@ -89,6 +89,14 @@ def parse_document(
         doc = ParsedDocument(path=path, form=None)
     hints.attach(doc, text)
     return doc
+
+
+def _embedded_yaml(*args):
+    """YAML a shell heredoc holds, read by the YAML forms' reader (imported
+    only when a script holds such a heredoc)."""
+    from .yamlforms import embedded_launches
+
+    return embedded_launches(*args)
 
 
 __all__ = ["parse_document", "kind_of", "Form"]

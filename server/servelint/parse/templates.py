@@ -168,16 +168,18 @@ def _alone(text: str, actions: list[tuple[int, int]]) -> list[bool]:
     return out
 
 
-def finish(launch: Launch, marks: Marks, text: str, tool: str = "the chart") -> None:
+def finish(launch: Launch, marks: Marks, text: str, tool: str = "the chart", when: str = "") -> None:
     """Words of ``launch`` made from template actions: inexact, with the
     expression named, and their text as written in ``text`` (the document).
-    Words inside a condition's block are present only when it holds."""
+    Words inside a condition's block are present only when it holds.
+    ``when`` says when such a value is known, if not "when ``tool`` is
+    rendered" (a shell expansion: when the script runs)."""
     if not marks.values and not marks.conditions:
         return
     words = list(launch.args) + list(launch.opaque)
     looped: list[Word] = []
     for w in words:
-        made = _mark_value(w, marks, text, tool)
+        made = _mark_value(w, marks, text, tool, when)
         for body, opening in marks.conditions:
             if not (body.start <= w.span.start and w.span.end <= body.end):
                 continue
@@ -209,14 +211,14 @@ def _fill(message: str, expressions: list[str]) -> str:
     return re.sub(PLACEHOLDER + "+", lambda m: next(it, "{{…}}"), message)
 
 
-def _mark_value(w: Word, marks: Marks, text: str, tool: str) -> bool:
+def _mark_value(w: Word, marks: Marks, text: str, tool: str, when: str = "") -> bool:
     """Mark ``w`` if a template action made it; whether one did."""
     hit = [(s, e) for s, e in marks.values if w.span.start < s.end and s.start < w.span.end]
     if not hit and PLACEHOLDER not in w.text:
         return False
     w.exact = False
     expr = hit[0][1] if hit else "a template expression"
-    w.note = f"{expr} is filled in when {tool} is rendered"
+    w.note = f"{expr} is {when}" if when else f"{expr} is filled in when {tool} is rendered"
     if PLACEHOLDER in w.text:
         w.text = restore(w.text, w, text)
     return True

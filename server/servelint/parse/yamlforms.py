@@ -398,6 +398,22 @@ def _read_uncached(text: str, chunk: str, start: int, end: int, line: int, name:
                 release_hints, directives, refs, services)
 
 
+def embedded_launches(text: str, start: int, end: int, chunk: str,
+                      marks: "templates.Marks | None" = None, when: str = "") -> list[Launch]:
+    """The launches of YAML written inside another file (a manifest a shell
+    heredoc writes), read at their place: ``chunk`` is ``text[start:end]``
+    as the YAML reader should see it (same length; expansions masked as
+    ``templates`` masks template actions, with ``marks`` saying where, so
+    the words they make are inexact).  A vLLM ``--config`` file's keys are
+    not a launch here: the launch naming it reads it."""
+    got = _read_uncached(text[:start] + chunk + text[end:], chunk, start, end, 0, "heredoc.yaml")
+    launches = [l for l in got.launches if l.form is not Form.VLLM_CONFIG]
+    if marks is not None:
+        for launch in launches:
+            templates.finish(launch, marks, text, when=when)
+    return launches
+
+
 # -- moving a document's results by ``d`` characters --------------------------------
 
 

@@ -22,8 +22,24 @@ def invocation_rules() -> tuple[Rule, ...]:
     return tuple(cls() for cls in rule_classes() if not issubclass(cls, ParseProblemRule))
 
 
+@lru_cache(maxsize=1)
+def problem_rules() -> tuple[dict[str, type[ParseProblemRule]], frozenset[str]]:
+    """The rule of each parse problem the engine reports itself, and the
+    problems invocation rules judge instead (``Rule.judges``)."""
+    by_problem: dict[str, type[ParseProblemRule]] = {}
+    judged: set[str] = set()
+    for cls in rule_classes():
+        if issubclass(cls, ParseProblemRule):
+            if cls.problem:
+                if cls.problem in by_problem:
+                    raise RegistryError(f"parse problem {cls.problem!r} has two rules: {by_problem[cls.problem].code} and {cls.code}")
+                by_problem[cls.problem] = cls
+        judged.update(cls.judges)
+    return by_problem, frozenset(judged)
+
+
 def lookup(key: str) -> type[Rule] | None:
     return by_key().get(key)
 
 
-__all__ = ["Rule", "Finding", "Context", "RegistryError", "rule_classes", "invocation_rules", "lookup", "version_key"]
+__all__ = ["Rule", "Finding", "Context", "RegistryError", "rule_classes", "invocation_rules", "problem_rules", "lookup", "version_key"]

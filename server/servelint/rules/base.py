@@ -79,6 +79,10 @@ class Rule:
     # exampleFix are the record's): empty for a rule that offers none.  The
     # docs page of a rule with fixes has a "Fix safety" section.
     fixes: ClassVar[frozenset[Applicability]] = frozenset()
+    # Parse problems (``servelint.parse.problems``) this rule judges with the
+    # release's knowledge: the engine leaves them to it instead of reporting
+    # them itself.
+    judges: ClassVar[frozenset[str]] = frozenset()
 
     def applies_to(self, version: str) -> bool:
         v = version_key(version)

@@ -14,16 +14,19 @@ from ...model import Form, ParsedDocument
 from ...text import KnownEdit, Span
 from .grammar import ascii_only
 from .incremental import ShellIncremental, Tops, reparse
-from .walk import ShellResult, Walker
+from .walk import ReadYaml, ShellResult, Walker
 
 
 def parse_shell_document(path: str, text: str, previous: ParsedDocument | None = None,
-                         max_launches: int = 0, edit: "KnownEdit | None" = None) -> ParsedDocument:
+                         max_launches: int = 0, edit: "KnownEdit | None" = None,
+                         read_yaml: "ReadYaml | None" = None) -> ParsedDocument:
     """A shell script (``.sh``, ``.sbatch``...) → its launches.
 
     With ``previous`` (the last parse of the same document), only the
     top-level statements an edit touched are read again when that is safe;
     the result is the same as a full parse (tests check it on random edits).
+    ``read_yaml`` reads the launches of a manifest a heredoc writes
+    (``Walker.read_yaml``); without it such manifests are not read.
     """
     prev = getattr(previous, "cache", None) if previous is not None else None
     if isinstance(prev, ShellIncremental) and (prev.unread is None or prev.max_launches == max_launches):
@@ -31,11 +34,11 @@ def parse_shell_document(path: str, text: str, previous: ParsedDocument | None =
         if doc is not None:
             return doc
     if max_launches:
-        doc = _head_only(path, text, max_launches)
+        doc = _head_only(path, text, max_launches, read_yaml)
         if doc is not None:
             return doc
     try:
-        walker, result = _walk(text, max_launches)
+        walker, result = _walk(text, max_launches, read_yaml)
     except Exception:  # noqa: BLE001 - this runs on every keystroke
         if os.environ.get("SERVELINT_STRICT"):
             raise
@@ -46,7 +49,7 @@ def parse_shell_document(path: str, text: str, previous: ParsedDocument | None =
         # ever reads the error, and so does servelint when they parse alone.
         at = walker.unread
         for _ in range(4):
-            doc, found = _prefix_only(path, text, at, max_launches)
+            doc, found = _prefix_only(path, text, at, max_launches, read_yaml)
             if doc is not None:
                 return doc
             # The prefix alone may find the launch past the limit earlier
@@ -67,17 +70,23 @@ def parse_shell_document(path: str, text: str, previous: ParsedDocument | None =
     return doc
 
 
-def _walk(text: str, limit: int) -> "tuple[Walker, ShellResult]":
+def _walk(text: str, limit: int, read_yaml: "ReadYaml | None" = None) -> "tuple[Walker, ShellResult]":
     """A whole script's walk, statement by statement, reading at most
     ``limit`` launches (0: all)."""
     walker = Walker(text, ascii_only(text), None, 0, Form.SHELL, {}, "shell", [], None)
     walker.tops = []
     walker.max_launches = limit
+    walker.read_yaml = read_yaml
     return walker, walker.run()
 
 
 def _keep(doc: ParsedDocument, text: str, walker: "Walker", result: ShellResult) -> None:
     """What a later edit of ``text`` can re-read in part, on ``doc``."""
+    if walker.embedded:
+        # A manifest written by a heredoc is YAML: the shell's moves do not
+        # shift what the YAML reader keeps (its containers), so every edit
+        # reads the script again.
+        return
     doc.cache = ShellIncremental(text, Tops(walker.tops, [], len(text)), result.launches, result.problems,
                                  frozenset(walker.scope.assigned), walker.scope.sourced,
                                  with_refs=frozenset(id(l) for l, _ in result.config_refs),
@@ -131,7 +140,8 @@ def _continued(text: str, at: int) -> int:
     return -1
 
 
-def _prefix_only(path: str, text: str, unread: Span, limit: int) -> tuple[ParsedDocument | None, Span | None]:
+def _prefix_only(path: str, text: str, unread: Span, limit: int,
+                 read_yaml: "ReadYaml | None" = None) -> tuple[ParsedDocument | None, Span | None]:
     """The parse of ``text`` up to the end of ``unread``'s line (and its
     continuation lines), alone, when that prefix parses without error and is
     all a parse stopping at the limit reads (``_prefix_end``); else None.
@@ -141,7 +151,7 @@ def _prefix_only(path: str, text: str, unread: Span, limit: int) -> tuple[Parsed
         return None, None
     head = text[: end + 1]
     try:
-        walker, result = _walk(head, limit)
+        walker, result = _walk(head, limit, read_yaml)
     except Exception:  # noqa: BLE001 - the whole parse stands
         return None, None
     if walker.tops is None or result.problems or _prefix_end(head, walker) != len(head):
@@ -149,7 +159,7 @@ def _prefix_only(path: str, text: str, unread: Span, limit: int) -> tuple[Parsed
     return _limited(path, text, walker, result), walker.unread
 
 
-def _head_only(path: str, text: str, limit: int) -> ParsedDocument | None:
+def _head_only(path: str, text: str, limit: int, read_yaml: "ReadYaml | None" = None) -> ParsedDocument | None:
     """The parse of a script with far more launches than ``limit``, reading
     only its head; None when the whole script must be read.
 
@@ -174,7 +184,7 @@ def _head_only(path: str, text: str, limit: int) -> ParsedDocument | None:
     if "<<" in head:
         return None
     try:
-        walker, result = _walk(head, limit)
+        walker, result = _walk(head, limit, read_yaml)
     except Exception:  # noqa: BLE001 - the full parse decides
         return None
     if walker.tops is None or result.problems or walker.unread is None or not walker.stopped_early:

@@ -16,13 +16,13 @@ import os
 import re
 import weakref
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 from tree_sitter import Node
 
 from ...model import Env, EnvVar, Form, Input, Launch, ParseProblem, Word
 from ...text import Span
-from .. import problems
+from .. import problems, templates
 from ..entry import config_refs, could_start_launch, find_launches
 from ..words import MStr, basename, cover
 from ..written import WrittenFile, config_of
@@ -63,6 +63,20 @@ _WORDISH = frozenset(
         "brace_expression", "extglob_pattern",
     }
 )
+# ``read_yaml(text, start, end, chunk, marks, when)``: the launches of the
+# YAML ``chunk`` (``text[start:end]`` with expansions masked), see
+# ``yamlforms.embedded_launches``.
+ReadYaml = Callable[[str, int, int, str, "templates.Marks | None", str], list[Launch]]
+
+# Commands a heredoc holding a manifest is written with or fed to.
+_MANIFEST_WRITERS = frozenset({"cat", "tee", "kubectl", "oc", "envsubst"})
+# A Kubernetes resource or a compose file starts one of its lines so.
+_MANIFEST_KEYS = re.compile(r"^ *(?:apiVersion|kind|services):", re.M)
+_LEADING_TABS = re.compile(r"^\t+", re.M)
+# A parameter expansion, command substitution or arithmetic of an unquoted
+# heredoc, or an escaped character (``\$x``: one character less than written,
+# which the YAML reader cannot be shown in place).
+_EXPANSION = re.compile(r"\\[$`\\]\w*|\$\{[^}\n]*\}|\$\(\(?[^)\n]*\)?\)|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9@*#?$!-]|`[^`\n]*`")
 _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 _CONDITIONAL = frozenset(
     {"elif_clause", "else_clause", "case_item", "do_group", "while_statement"}
@@ -166,6 +180,11 @@ class Walker:
         self.unread: Span | None = None
         self.stopped_in_walk = False  # ... in a top-level statement (see ``document._prefix_end``)
         self.stopped_early = False  # ... and a statement follows the one it stopped in
+        # Reads the launches of YAML a heredoc holds (the YAML forms' reader,
+        # handed in by ``parse.parse_document``: YAML reads shell scripts
+        # too, so this package does not import it); None: not read.
+        self.read_yaml: ReadYaml | None = None
+        self.embedded = 0  # launches read from such YAML
 
     # -- driver --------------------------------------------------------------------
 
@@ -655,6 +674,7 @@ class Walker:
                         self._walk_substitutions(c)
                 if stdin:
                     self._written_file(name, args, stdin)
+                    self._heredoc_manifest(name, stdin)
                     self._stdin_scripts([name_node] + args, stdin)
             return
         prefix, args, stdin = self._command_parts(kids, redirects)
@@ -787,6 +807,41 @@ class Walker:
                 self.scope.written.pop(path, None)  # what it holds depends on what ran before
             else:
                 self.scope.written[path] = WrittenFile(path, text, span, unknown)
+
+    def _heredoc_manifest(self, name: str, redirects: list[Node]) -> None:
+        """A manifest or compose file a heredoc writes or feeds to a tool
+        (``cat > app.yaml <<EOF``, ``kubectl apply -f - <<EOF``): its launches,
+        read at their place in this script.  Only in a script that is the
+        whole document (the heredoc's characters are where they are written);
+        in an unquoted heredoc every ``$`` expansion is a value the script
+        gives when it runs: its words are inexact, as a template's are."""
+        if (self.read_yaml is None or basename(name) not in _MANIFEST_WRITERS
+                or self.text.offs is not None or self.text.base):
+            return
+        heredoc = next((r for r in redirects if r.type == "heredoc_redirect"), None)
+        body = heredoc and next((c for c in heredoc.named_children if c.type == "heredoc_body"), None)
+        start = heredoc and next((c for c in heredoc.named_children if c.type == "heredoc_start"), None)
+        if body is None or start is None:
+            return
+        a, b = body.start_byte, body.end_byte
+        lit = self.text.lit
+        chunk = lit[a:b]
+        if any(c.type == "<<-" for c in heredoc.children):
+            # bash drops leading tabs; YAML forbids them: the same width in spaces.
+            chunk = _LEADING_TABS.sub(lambda m: " " * len(m.group(0)), chunk)
+        if "\n" not in chunk or not _MANIFEST_KEYS.search(chunk):
+            return
+        marks = None
+        if not any(q in self.text.of(start) for q in "'\"\\"):
+            chars, marks = list(chunk), templates.Marks()
+            for m in _EXPANSION.finditer(chunk):
+                for k in range(m.start(), m.end()):
+                    chars[k] = templates.PLACEHOLDER
+                marks.values.append((Span(a + m.start(), a + m.end()), m.group(0)))
+            chunk = "".join(chars)
+        found = self.read_yaml(lit, a, b, chunk, marks, "given when the script runs")
+        self.embedded += len(found)
+        self.launches.extend(found)
 
     def _heredoc_text(self, body: Node | None, quoted: bool, dash: bool) -> tuple[MStr, list[tuple[Span, str]]]:
         """A heredoc's text as the command reads it: expanded unless the

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...diagnostics import Applicability, Category, Fix, Severity
 from ...edits import remove_words, rename_flag
+from ...parse.entry import joined_parts
 from ..base import Context, Finding, Rule
 from ._shared import FALSE_WORDS, TRUE_WORDS
 
@@ -37,7 +38,8 @@ class ExtraArgument(Rule):
     The launch's words as the release's parser reads them: a word is extra
     only when the file shows it exactly (not built from a variable) and
     nothing before it takes a value. Words passed on opaquely (`"$@"`) are
-    not judged.
+    not judged. A word that holds a flag and its value (`"--dtype half"`) is
+    SL014's: it says why vLLM rejects it.
     """
 
     code = "SL106"
@@ -49,8 +51,8 @@ class ExtraArgument(Rule):
     def check(self, ctx: Context):
         inv = ctx.invocation
         for w in inv.extra:
-            if not w.exact:
-                continue
+            if not w.exact or (not w.role and joined_parts(w.text) is not None):
+                continue  # one argument holding several: SL014 says why
             fixes = []
             prev = None
             for f in inv.flags:

@@ -70,6 +70,7 @@ class ConfigFalseDropped(Rule):
     severity = Severity.WARNING
     # Reads the launch's parse problems, the options named there and the model.
     reads = frozenset({"*", "problems"})
+    judges = frozenset({problems.CONFIG_FALSE_DROPPED})
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         if ctx.launched_by is Entry.API_SERVER:
