@@ -12,7 +12,7 @@ import re
 
 from ..model import Form, ParsedDocument
 from ..text import KnownEdit
-from . import deployment, hints
+from . import deployment_argv, hints
 
 _SHELL_EXT = (".sh", ".bash", ".zsh", ".ksh", ".sbatch", ".slurm")
 _YAML_EXT = (".yaml", ".yml")
@@ -64,7 +64,7 @@ def parse_document(
 
         doc = parse_shell_document(path, text, previous, max_launches, edit, _embedded_yaml)
         # A batch job's #SBATCH lines apply to every launch of the script.
-        deployment.link_sbatch(doc.launches, text)
+        deployment_argv.link_sbatch(doc.launches, text)
         before = previous.cache if previous is not None else None
         if isinstance(before, ShellIncremental):
             # The same script before an edit: only the lines it touched

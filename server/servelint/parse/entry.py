@@ -29,7 +29,7 @@ from typing import Any, Callable
 
 from ..model import Entry, Env, EnvVar, Form, Launch, ParseProblem, Word
 from ..text import Span
-from . import deployment, problems
+from . import deployment_argv, problems
 from .words import assignment, basename, cover, join_words, subword
 
 API_SERVER_MODULE = "vllm.entrypoints.openai.api_server"
@@ -504,7 +504,7 @@ def _docker_run(ctx: _Ctx, k: int, host_env: dict[str, EnvVar]) -> list[Launch]:
         return []
     program = next((basename(w.text) for w in reversed(words[: words.index(run)])
                     if basename(w.text) in _WRAPPERS and _WRAPPERS[basename(w.text)] is _docker), "docker")
-    ctx.deployment = deployment.of_docker_run(run, seen, program)
+    ctx.deployment = deployment_argv.of_docker_run(run, seen, program)
     image_word = words[k]
     ctx.image = image_word.text
     ctx.image_span = image_word.span
@@ -865,7 +865,7 @@ def _srun(ctx: _Ctx, i: int, env: dict[str, EnvVar]) -> int:
             ctx.image_span = value.span
 
     k = _skip_options(ctx.words, i + 1, frozenset(_SRUN_VALUE), frozenset(_SRUN_FLAGS), opt)
-    got = deployment.of_srun(seen)
+    got = deployment_argv.of_srun(seen)
     if got is not None:
         ctx.deployment = got
     return k

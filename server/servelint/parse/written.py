@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 
 from ..model import Form, Launch
 from ..text import Span
-from . import yamlnodes as yn
-from .vllm_config import config_launch, looks_like_vllm_config
 from .words import MStr
 
 
@@ -37,13 +35,18 @@ def key(path: str) -> str:
 def config_of(written: WrittenFile) -> Launch | None:
     """The written file read as a vLLM ``--config`` YAML, or None when it is
     not one (not a mapping, not YAML)."""
+    # The YAML reader is loaded only for a script that writes a file: a
+    # shell script is read without it.
+    from yaml.nodes import MappingNode
+
+    from . import yamlnodes as yn
+    from .vllm_config import config_launch
+
     m = written.text
     roots, problem = yn.compose_text(m.text)
     if problem is not None or len(roots) != 1 or roots[0] is None:
         return None
     root = roots[0]
-    from yaml.nodes import MappingNode
-
     if not isinstance(root, MappingNode):
         return None
     src = yn.Src(m.text, 0, m.offsets() or [written.span.start])
@@ -57,4 +60,4 @@ def config_of(written: WrittenFile) -> Launch | None:
     return launch
 
 
-__all__ = ["WrittenFile", "config_of", "key", "looks_like_vllm_config"]
+__all__ = ["WrittenFile", "config_of", "key"]
