@@ -248,7 +248,8 @@ def test_without_refs_the_newest_snapshot_is_used(tmp_path: Path) -> None:
 def test_cache_without_the_repo_falls_through_to_the_table(tmp_path: Path) -> None:
     (tmp_path / "hub").mkdir()
     res = resolve_model("Qwen/Qwen3-8B", env={"HF_HUB_CACHE": str(tmp_path / "hub")})
-    assert res is not None and res.source == "table"
+    # The id table knows it, and the bundled config table has its config.json.
+    assert res is not None and res.source == "table-config" and res.path is None
 
 
 # --------------------------------------------------------------------------
@@ -282,7 +283,8 @@ def test_hf_overrides_as_json_text_and_for_unknown_ids() -> None:
 @pytest.mark.parametrize("overrides", [{}, {"num_hidden_layers": 2}, {"architectures": "X"}, {"architectures": []}, "{bad", 42])
 def test_hf_overrides_without_usable_architectures_are_ignored(overrides) -> None:
     res = resolve_model("Qwen/Qwen3-8B", env=NO_CACHE, hf_overrides=overrides)
-    assert res is not None and res.source == "table"
+    assert res is not None and res.source != "hf-overrides"
+    assert res == resolve_model("Qwen/Qwen3-8B", env=NO_CACHE)
 
 
 # --------------------------------------------------------------------------
@@ -360,8 +362,19 @@ def test_generated_table_is_up_to_date() -> None:
 # --------------------------------------------------------------------------
 # 5. Family inference
 # --------------------------------------------------------------------------
+#
+# Many of these ids also have a bundled config.json, which answers first
+# (tests/knowledge/test_model_configs.py); here only the inference counts.
 
 
+@pytest.fixture
+def without_bundled_configs(monkeypatch: pytest.MonkeyPatch) -> None:
+    from servelint.knowledge import model_configs
+
+    monkeypatch.setattr(model_configs, "config_entry", lambda model_id: None)
+
+
+@pytest.mark.usefixtures("without_bundled_configs")
 def test_family_inference_from_same_named_ids() -> None:
     res = resolve_model("tiiuae/Falcon-H1-7B-Instruct", env=NO_CACHE)
     assert res is not None
@@ -370,12 +383,14 @@ def test_family_inference_from_same_named_ids() -> None:
     assert set(res.evidence) == {"tiiuae/Falcon-H1-0.5B-Base", "tiiuae/Falcon-H1-34B-Base", "tiiuae/Falcon-H1-34B-Instruct"}
 
 
+@pytest.mark.usefixtures("without_bundled_configs")
 def test_llama_31_resolves_through_meta_llamas_ids() -> None:
     res = resolve_model("meta-llama/Llama-3.1-8B-Instruct", env=NO_CACHE)
     assert res is not None and (res.architecture, res.source) == ("LlamaForCausalLM", "family")
     assert all(e.startswith("meta-llama/") for e in res.evidence)
 
 
+@pytest.mark.usefixtures("without_bundled_configs")
 @pytest.mark.parametrize(
     ("model_id", "architecture"),
     [
@@ -394,6 +409,7 @@ def test_family_inference_rules(model_id: str, architecture: str) -> None:
     assert res is not None and res.architecture == architecture and res.inferred
 
 
+@pytest.mark.usefixtures("without_bundled_configs")
 @pytest.mark.parametrize(
     "model_id",
     [
@@ -407,6 +423,7 @@ def test_ambiguous_family_gives_nothing(model_id: str) -> None:
     assert resolve_model(model_id, env=NO_CACHE) is None
 
 
+@pytest.mark.usefixtures("without_bundled_configs")
 @pytest.mark.parametrize(
     "model_id",
     [
@@ -422,6 +439,7 @@ def test_family_inference_does_not_guess_wider_than_the_evidence(model_id: str) 
     assert resolve_model(model_id, env=NO_CACHE) is None
 
 
+@pytest.mark.usefixtures("without_bundled_configs")
 def test_inference_can_be_turned_off() -> None:
     assert resolve_model("tiiuae/Falcon-H1-7B-Instruct", env=NO_CACHE, infer=False) is None
 

@@ -13,6 +13,10 @@ documents, and says how sure it is:
 4. family inference: an unknown id named like known ids of one
    architecture takes that architecture, marked ``inferred=True``.
 
+An id answered by 3 or 4 (or by neither) whose config.json is in the bundled
+config table (``knowledge.model_configs``) gets that config, source
+``table-config``, provided it names the same architecture.
+
 ``--hf-overrides '{"architectures": [...]}'`` replaces whatever the
 checkpoint's config.json says (vLLM applies it on top of the loaded config),
 so when the caller passes one it wins over every source above; the config
@@ -20,7 +24,8 @@ that was read is still returned, with the overrides merged in.
 
 Nothing here raises on bad input or bad files, reads more than
 ``MAX_CONFIG_BYTES`` of a file, imports huggingface_hub, or touches the
-network.  This module imports nothing from its sibling knowledge modules.
+network.  This module imports nothing from its sibling knowledge modules
+but, lazily, ``model_configs`` (the bundled config.json copies).
 """
 
 from __future__ import annotations
@@ -52,7 +57,7 @@ MAX_CONFIG_BYTES = 1 << 20
 
 _DATA_FILE = os.path.join(os.path.dirname(__file__), "data", "models.json")
 
-SOURCES = ("local-config", "hf-cache", "hf-overrides", "table", "family")
+SOURCES = ("local-config", "hf-cache", "hf-overrides", "table", "family", "table-config")
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +219,43 @@ def _resolve_without_overrides(
         # A cached config.json without "architectures" still has the fields
         # rules want (context length, heads...).
         found = dataclasses.replace(found, config=cached.config, path=cached.path)
+    elif cached is None and revision is None:
+        # The bundled copy is of the id's main branch at some date; a pinned
+        # --revision may be another file.
+        found = _with_bundled_config(model, found)
     return found or cached
+
+
+def _with_bundled_config(model: str, found: ModelResolution | None) -> ModelResolution | None:
+    """``found`` with the bundled copy of the id's config.json, if there is one.
+
+    The copy must name the architecture already found (or one of the table's
+    alternatives, which it then settles): on a disagreement one of the two
+    is wrong, so ``found`` is kept as it was, without a config.
+    """
+    from .model_configs import config_entry
+
+    entry = config_entry(model)
+    if entry is None:
+        return found
+    architecture = entry.architecture
+    if found is not None and architecture != found.architecture and architecture not in found.alternatives:
+        return found
+    others = len(entry.sources) - 1
+    detail = f"bundled copy of its config.json from {entry.sources[0]}"
+    if others:
+        detail += f" (and {others} other {'copy that agrees' if others == 1 else 'copies that agree'})"
+    if found is not None and found.source == "table":
+        detail += f"; the id table ({found.detail}) names the same architecture"
+    return ModelResolution(
+        architecture=architecture,
+        source="table-config",
+        detail=detail,
+        config=entry.config,
+        model=entry.model_id,
+        kind=found.kind if found is not None else None,
+        needs_hf_overrides=found.needs_hf_overrides if found is not None else (),
+    )
 
 
 def _parse_overrides(hf_overrides: object) -> Mapping[str, Any] | None:
