@@ -234,6 +234,7 @@ def build(entries: list[dict], id_table: dict[str, tuple[str, tuple[str, ...]]],
             "built_by": "tools/knowledge/build_model_configs.py (generated: do not edit by hand)",
             "from": "tools/knowledge/model-configs/*.json (one file per model, each naming its sources)",
             "from_sha256": input_sha256,
+            "layout": "gzip of: this object (with index: lower-case id -> [start, end] byte offsets of its row after this line), a newline, one row per line",
             "row": "[id, [indexes into sources: the copy the config is from, then copies that agree], config, omitted?]",
             "omitted": "fields of quantization_config left out (per-module lists no rule reads); absent means absent otherwise",
             "counts": {"models": len(rows), "sources": len(sources), "omitted_fields": omissions},
@@ -244,15 +245,34 @@ def build(entries: list[dict], id_table: dict[str, tuple[str, tuple[str, ...]]],
 
 
 def render(table: dict) -> bytes:
+    """The gzipped file: a first line holding everything but the rows, with
+    an index (lower-case id -> [start, end] byte offsets of its row in the
+    rest), then one row per line.  A lookup parses the first line and the
+    one row it needs, not the whole table."""
+    rows = [json.dumps(row, ensure_ascii=False, separators=(",", ":")).encode("utf-8") for row in table["models"]]
+    index: dict[str, list[int]] = {}
+    offset = 0
+    for row, raw in zip(table["models"], rows):
+        index[row[0].lower()] = [offset, offset + len(raw)]
+        offset += len(raw) + 1
     head = {k: v for k, v in table.items() if k != "models"}
-    lines = [json.dumps(head, ensure_ascii=False, separators=(",", ":"))[:-1] + ',"models":[']
-    lines.append(",\n".join(json.dumps(row, ensure_ascii=False, separators=(",", ":")) for row in table["models"]))
-    lines.append("]}\n")
-    raw = "\n".join(lines).encode("utf-8")
+    head["index"] = index
+    raw = json.dumps(head, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n" + b"\n".join(rows) + b"\n"
     buf = io.BytesIO()
     with gzip.GzipFile(fileobj=buf, mode="wb", compresslevel=9, mtime=0) as fh:
         fh.write(raw)
     return buf.getvalue()
+
+
+def read_table(data: bytes) -> dict:
+    """``render``'s output back as the table ``build`` returned."""
+    text = gzip.decompress(data)
+    head_end = text.index(b"\n")
+    head = json.loads(text[:head_end])
+    body = text[head_end + 1:]
+    index = head.pop("index")
+    head["models"] = [json.loads(body[start:end]) for start, end in index.values()]
+    return head
 
 
 def inputs_sha256(directory: Path) -> str:
@@ -379,7 +399,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_bytes(data)
-    counts = json.loads(gzip.decompress(data))["_source"]["counts"]
+    counts = read_table(data)["_source"]["counts"]
     print(f"wrote {args.output} ({len(data)} bytes gzipped): {counts}")
     return 0
 

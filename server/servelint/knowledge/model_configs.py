@@ -8,15 +8,16 @@ in ``tools/knowledge/model-configs/``).  ``knowledge.models`` attaches an
 entry to a resolution when nothing on the machine (a local directory, the
 Hugging Face cache) has the config.
 
-Loaded lazily, on the first id looked up; a broken or missing file reads as
-an empty table.
+Loaded lazily, on the first id looked up: the file's first line (sources and
+an index of byte offsets) is parsed then, and each model's row only when it
+is asked for.  A broken or missing file reads as an empty table.
 """
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
+import zlib
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping, NamedTuple
@@ -43,21 +44,33 @@ class ConfigEntry(NamedTuple):
 
 
 class _Table(NamedTuple):
-    by_lower: Mapping[str, tuple]
+    index: Mapping[str, Any]
+    body: bytes
     sources: tuple[str, ...]
     meta: Mapping[str, Any]
+
+
+_EMPTY = _Table(MappingProxyType({}), b"", (), MappingProxyType({}))
 
 
 @lru_cache(maxsize=1)
 def _table() -> _Table:
     try:
         with open(_DATA_FILE, "rb") as fh:
-            data = json.loads(gzip.decompress(fh.read()))
-        rows = {row[0].lower(): row for row in data["models"]}
-        return _Table(MappingProxyType(rows), tuple(data["sources"]), MappingProxyType(data["_source"]))
-    except (OSError, EOFError, ValueError, KeyError, IndexError, TypeError, AttributeError):
+            # zlib, not gzip: the gzip module costs more to import than the
+            # whole table takes to inflate.
+            text = zlib.decompress(fh.read(), 16 + zlib.MAX_WBITS)
+        head_end = text.index(b"\n")
+        head = json.loads(text[:head_end])
+        return _Table(
+            MappingProxyType(head["index"]),
+            text[head_end + 1:],
+            tuple(head["sources"]),
+            MappingProxyType(head["_source"]),
+        )
+    except (OSError, zlib.error, ValueError, KeyError, TypeError, AttributeError):
         # A broken install must degrade to "unknown", not crash the server.
-        return _Table(MappingProxyType({}), (), MappingProxyType({}))
+        return _EMPTY
 
 
 def config_entry(model_id: object) -> ConfigEntry | None:
@@ -70,17 +83,18 @@ def config_entry(model_id: object) -> ConfigEntry | None:
 @lru_cache(maxsize=512)
 def _entry(key: str) -> ConfigEntry | None:
     table = _table()
-    row = table.by_lower.get(key)
-    if row is None:
+    span = table.index.get(key)
+    if span is None:
         return None
     try:
+        row = json.loads(table.body[span[0]:span[1]])
         model_id, refs, config = row[0], row[1], row[2]
         omitted = tuple(row[3]) if len(row) > 3 else ()
         archs = config.get("architectures")
-        if not (isinstance(archs, list) and archs and isinstance(archs[0], str)):
+        if model_id.lower() != key or not (isinstance(archs, list) and archs and isinstance(archs[0], str)):
             return None
         return ConfigEntry(model_id, MappingProxyType(config), tuple(table.sources[i] for i in refs), omitted)
-    except (IndexError, TypeError, AttributeError):
+    except (ValueError, IndexError, TypeError, AttributeError, KeyError):
         return None
 
 
