@@ -203,14 +203,16 @@ def related(ctx: Context, flags: Iterable["Flag"], message: str) -> list[Related
 
 
 def model_note(ctx: Context) -> Related | None:
-    """A note on the model word: the facts come from its config.json."""
+    """A note on the model word: the facts come from its config.json (or from
+    servelint's bundled copy of it, for a Hub id not on this machine)."""
     inv = ctx.invocation
     model = ctx.model
     if inv.model is None or model is None or model.config is None:
         return None
     path = inv.model.path or ctx.path
     arch = f" ({model.architecture})" if model.architecture else ""
-    return Related(path, inv.model.span, f"facts from this model's config.json{arch}")
+    where = "servelint's bundled copy of this model's config.json" if model.source == "table-config" else "this model's config.json"
+    return Related(path, inv.model.span, f"facts from {where}{arch}")
 
 
 def inferred_architecture(ctx: Context) -> str:
