@@ -210,7 +210,7 @@ vllm serve meta-llama/Llama-3.1-8B-Instruct --enable-expert-parallel
 vllm serve google/gemma-3-1b-it --dtype float16
 vllm serve Qwen/Qwen3-8B --max-model-len 65536
 vllm serve Qwen/Qwen3-8B --max-model-len 40960
-vllm serve mistralai/Mixtral-8x7B-v0.1 --enable-expert-parallel
+vllm serve Qwen/Qwen3-30B-A3B --enable-expert-parallel
 vllm serve meta-llama/Llama-3.1-70B-Instruct --tensor-parallel-size 8 --revision 0123abc
 """
 
@@ -263,6 +263,17 @@ def test_every_input_names_its_sources() -> None:
         assert first["copy"] != "dump" and not first.get("edited")
         for later in entry["sources"][1:]:
             assert later["agrees"]
+
+
+def test_the_builder_refuses_ids_vllm_may_read_in_mistral_format(tmp_path: Path) -> None:
+    # vLLM reads such a repo's params.json, not its config.json.
+    entry = {"model": "mistralai/Mistral-7B-Instruct-v0.3", "config": {"architectures": ["MistralForCausalLM"]},
+             "sources": [{"repo": "acme/v", "path": "c.json", "commit": "a" * 40, "copy": "file"}]}
+    (tmp_path / "mistralai--Mistral-7B-Instruct-v0.3.json").write_text(json.dumps(entry))
+    with pytest.raises(builder.InputError, match="params.json"):
+        builder.load_inputs(tmp_path)
+    res = resolve_model("mistralai/Mistral-7B-Instruct-v0.3", env=NO_CACHE)
+    assert res is not None and res.config is None
 
 
 def test_the_builder_refuses_a_config_the_id_table_contradicts(tmp_path: Path) -> None:

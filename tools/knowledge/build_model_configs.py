@@ -33,7 +33,9 @@ mtime 0), so ``--check`` can tell a stale table.
 The build refuses a model whose config names an architecture other than
 the one the bundled id table (``data/models.json``) gives the same id, and
 drops blobs no rule reads (long module lists inside
-``quantization_config``), recording each omission in the output.
+``quantization_config``), recording each omission in the output.  It
+refuses the ids of orgs whose repos vLLM may read in Mistral format
+(``MISTRAL_FORMAT_ORGS``): vLLM does not read their config.json.
 
     python tools/knowledge/build_model_configs.py            # write
     python tools/knowledge/build_model_configs.py --check    # exit 1 if stale
@@ -80,6 +82,17 @@ _BLOB_KEYS = frozenset({"modules_to_not_convert", "ignore", "exclude_modules", "
 _BLOB_BYTES = 1024
 
 
+# Orgs whose repos vLLM may read in Mistral format: with config_format
+# "auto", a repo holding consolidated*.safetensors and params.json is read
+# from params.json, not config.json (get_config, is_mistral_model_repo:
+# vllm/transformers_utils/config.py, 0.25.0 :668 ... 0.33.0 :893), and
+# params.json gives other values (max_position_embeddings 128000 when it has
+# no max_seq_len: vllm/transformers_utils/configs/mistral.py, 0.33.0 :162).
+# Mistral AI publishes its checkpoints that way; which repos hold those
+# files is not in a config.json, so none of that org's are bundled.
+MISTRAL_FORMAT_ORGS = frozenset({"mistralai"})
+
+
 class InputError(Exception):
     pass
 
@@ -115,6 +128,8 @@ def check_entry(entry: Any, where: str) -> None:
     model = entry.get("model")
     if not isinstance(model, str) or not _HUB_ID.match(model):
         raise InputError(f"{where}: model must be a Hub id org/name, not {model!r}")
+    if model.split("/")[0].lower() in MISTRAL_FORMAT_ORGS:
+        raise InputError(f"{where}: vLLM may read {model} from params.json (Mistral format), not config.json")
     sources = entry.get("sources")
     if not isinstance(sources, list) or not sources:
         raise InputError(f"{where}: sources must list at least the copy the config came from")
