@@ -19,6 +19,7 @@ from .base import FrozenValue, is_int
 from .flags import value_of, written
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..argv import Invocation
     from .view import View
 
 # Sub-config keys Transformers' ``get_text_config`` may pick instead of the
@@ -151,6 +152,43 @@ def is_mamba_model(ctx: "View") -> bool | None:
     if arch is None:
         return None
     return bool(arch.is_hybrid or arch.is_attention_free)
+
+
+def config_revision(inv: "Invocation") -> tuple[str | None, bool]:
+    """The ``--revision`` the model's config.json is read at, and whether
+    servelint's bundled copy of a Hub id's config.json (main branch) may
+    stand for what vLLM reads.
+
+    It may not when the revision is written but not known, when
+    ``--hf-config-path`` names another repo (``ModelConfig.__post_init__``
+    reads ``get_config(self.hf_config_path or self.model, ...)``,
+    vllm/config/model.py 0.33.0 :680), or when ``reads_config_json`` says
+    vLLM reads no config.json.  Takes the invocation, not a view: the engine
+    resolves the model before any rule runs, and the signature of a
+    ``("model",)`` read includes these flags.
+    """
+    revision = None
+    bundled = reads_config_json(inv)
+    flag = inv.last("revision")
+    if flag is not None:
+        if flag.exact and flag.values:
+            revision = flag.values[0].text or None
+        else:
+            bundled = False
+    flag = inv.last("hf_config_path")
+    if flag is not None and not (flag.exact and flag.values and flag.values[0].text == inv.model_name):
+        bundled = False
+    return revision, bundled
+
+
+def reads_config_json(inv: "Invocation") -> bool:
+    """Whether vLLM reads the checkpoint's config.json: ``--config-format``
+    unset, ``auto`` or ``hf``.  ``mistral`` reads params.json
+    (``get_config``, vllm/transformers_utils/config.py 0.33.0 :882); so does
+    ``auto`` for a Mistral-format repo, which the bundled table leaves out
+    (tools/knowledge/build_model_configs.py)."""
+    flag = inv.last("config_format")
+    return flag is None or bool(flag.exact and flag.values and flag.values[0].text in ("auto", "hf"))
 
 
 def model_config(ctx: "View") -> dict | None:

@@ -151,7 +151,10 @@ class Models:
             return None
         flag = inv.last("hf_overrides")
         written = flag.values[0].text if flag is not None and flag.values else None
-        key = (inv.model_name, base_dir, written)
+        from ..derive.model import config_revision
+
+        revision, bundled = config_revision(inv)
+        key = (inv.model_name, base_dir, written, revision, bundled)
         seen = self._found.setdefault(key, [])
         for reads, found in seen:
             if all(_env_value(inv, name) == value for name, value in reads):
@@ -168,7 +171,8 @@ class Models:
                 overrides = None
         env = _LaunchEnv(inv.env)
         try:
-            found = resolve_model(inv.model_name, base_dir=base_dir, env=env, hf_overrides=overrides)
+            found = resolve_model(inv.model_name, base_dir=base_dir, env=env, hf_overrides=overrides,
+                                  revision=revision, bundled=bundled)
         except Exception:  # resolution is best effort; rules then stay silent
             log.exception("model resolution failed for %r", inv.model_name)
             return None

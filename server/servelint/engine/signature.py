@@ -81,7 +81,10 @@ class Inputs:
             return tuple(self.all)
         if kind == "model":
             m = inv.model
-            return (inv.model_source, None if m is None else (m.text, m.span.start - base, m.exact))
+            # The flags that decide which config.json the resolution may use
+            # (engine.io._config_revision) are part of the model.
+            config_from = tuple(tuple(self.by_dest.get(d, ())) for d in ("revision", "hf_config_path", "config_format"))
+            return (inv.model_source, None if m is None else (m.text, m.span.start - base, m.exact), config_from)
         if kind == "extra":
             return tuple((w.text, w.span.start - base, w.span.end - base) for w in inv.extra)
         if kind == "config":

@@ -121,6 +121,7 @@ def resolve_model(
     *,
     revision: str | None = None,
     infer: bool = True,
+    bundled: bool = True,
 ) -> ModelResolution | None:
     """Resolve ``model`` (as written after ``vllm serve``) to an architecture.
 
@@ -129,7 +130,10 @@ def resolve_model(
     already merged over ``os.environ`` by the caller (None: ``os.environ``).
     ``hf_overrides`` is the parsed ``--hf-overrides`` value.  ``revision``
     picks a Hugging Face cache snapshot (``--revision``).  ``infer=False``
-    turns family inference off.
+    turns family inference off.  ``bundled=False`` keeps the bundled
+    config.json copies out: the caller knows vLLM reads the config from
+    elsewhere (``--hf-config-path``, ``--config-format mistral``) or cannot
+    tell which revision runs.
 
     Returns None when nothing is known.
     """
@@ -143,7 +147,7 @@ def resolve_model(
         revision = None
     if base_dir is not None and not isinstance(base_dir, (str, os.PathLike)):
         base_dir = None
-    base = _resolve_without_overrides(model, base_dir, env, revision, infer)
+    base = _resolve_without_overrides(model, base_dir, env, revision, infer, bundled)
     overrides = _parse_overrides(hf_overrides)
     architecture = _override_architecture(overrides)
     if overrides is None or architecture is None:
@@ -200,6 +204,7 @@ def _resolve_without_overrides(
     env: Mapping[str, str],
     revision: str | None,
     infer: bool,
+    bundled: bool,
 ) -> ModelResolution | None:
     local = _local_path(model, base_dir, env)
     if local is not None:
@@ -219,7 +224,7 @@ def _resolve_without_overrides(
         # A cached config.json without "architectures" still has the fields
         # rules want (context length, heads...).
         found = dataclasses.replace(found, config=cached.config, path=cached.path)
-    elif cached is None and revision is None:
+    elif cached is None and bundled and revision in (None, "main"):
         # The bundled copy is of the id's main branch at some date; a pinned
         # --revision may be another file.
         found = _with_bundled_config(model, found)
