@@ -37,8 +37,12 @@ not know:
   read as `vllm serve`'s, and nothing is reported on them;
 * **a model servelint cannot read**: facts from the model's `config.json`
   (head count, expert count, length, quantization) come from a local
-  directory or the Hugging Face cache, never the network; without one,
-  rules that need them are silent. Where a rule needs only the model's
+  directory or the Hugging Face cache, never the network, or, for a Hub id
+  servelint bundles (about a hundred common ones), from its copy of exactly
+  that repo's `config.json`, not used when the launch pins a `--revision`
+  or reads its config elsewhere (`--hf-config-path`, `--config-format
+  mistral`); a finding resting on the copy says so. Without one, rules
+  that need them are silent. Where a rule needs only the model's
   architecture, one inferred from the model's name alone makes its error a
   warning that says so;
 * **a release the file does not pin**: the launch is checked against the

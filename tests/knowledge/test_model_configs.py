@@ -211,14 +211,24 @@ vllm serve google/gemma-3-1b-it --dtype float16
 vllm serve Qwen/Qwen3-8B --max-model-len 65536
 vllm serve Qwen/Qwen3-8B --max-model-len 40960
 vllm serve Qwen/Qwen3-30B-A3B --enable-expert-parallel
-vllm serve meta-llama/Llama-3.1-70B-Instruct --tensor-parallel-size 8 --revision 0123abc
+vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{"model": "Qwen/Qwen3-0.6B", "num_speculative_tokens": 4}'
+vllm serve meta-llama/Llama-3.1-70B-Instruct --tensor-parallel-size 3 --revision main
+vllm serve meta-llama/Llama-3.1-70B-Instruct --tensor-parallel-size 3 --revision 0123abc
+vllm serve meta-llama/Llama-3.1-70B-Instruct --tensor-parallel-size 3 --revision "$REV"
+vllm serve meta-llama/Llama-3.1-70B-Instruct --tensor-parallel-size 3 --hf-config-path acme/other-config
+vllm serve meta-llama/Llama-3.1-70B-Instruct --tensor-parallel-size 3 --config-format mistral
+vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{"model": "Qwen/Qwen3-0.6B", "num_speculative_tokens": 4, "revision": "0123abc"}'
+vllm serve meta-llama/Llama-3.1-8B-Instruct --config-format mistral --speculative-config '{"model": "Qwen/Qwen3-0.6B", "num_speculative_tokens": 4}'
 """
 
 
 def test_rules_report_on_hub_ids_through_the_cli(tmp_path: Path) -> None:
-    # vLLM 0.33.0's verdicts for these launches, run by the oracle on a
-    # directory holding each bundled config.json: lines 1-4 raise the
-    # messages below; 5 and 6 are OK.
+    # vLLM 0.33.0's verdicts for lines 1-7, run by the oracle on directories
+    # holding each bundled config.json: lines 1-4 and 7 raise the messages
+    # below; 5 and 6 are OK.  Line 8 pins the branch the copy is of.  From
+    # line 9 on, vLLM reads another config than the copy (a pinned or
+    # unknown revision, another repo's config, params.json), so nothing is
+    # known and nothing is reported.
     script = tmp_path / "launch.sh"
     script.write_text(LAUNCHES)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("HF_", "HUGGINGFACE_"))}
@@ -229,7 +239,7 @@ def test_rules_report_on_hub_ids_through_the_cli(tmp_path: Path) -> None:
     assert out.returncode in (0, 1), out.stderr
     found = {(d["range"]["start"]["line"], d["code"]): d for d in json.loads(out.stdout)["diagnostics"]
              if d["severity"] == "error"}
-    assert sorted(found) == [(0, "SL301"), (1, "SL306"), (2, "SL312"), (3, "SL302")]
+    assert sorted(found) == [(0, "SL301"), (1, "SL306"), (2, "SL312"), (3, "SL302"), (6, "SL318"), (7, "SL301")]
     assert found[(0, "SL301")]["message"].startswith(
         "Total number of attention heads (64) must be divisible by tensor parallel size (3).")
     assert found[(1, "SL306")]["message"].startswith(
@@ -238,10 +248,41 @@ def test_rules_report_on_hub_ids_through_the_cli(tmp_path: Path) -> None:
         "The model type 'gemma3_text' does not support float16. Reason: Numerical instability.")
     assert "User-specified max_model_len (65536) is greater than the derived max_model_len " \
            "(max_position_embeddings=40960.0" in found[(3, "SL302")]["message"]
-    # Each says where the facts came from.
-    for d in found.values():
+    assert found[(6, "SL318")]["message"].startswith(
+        "Target and draft model should have the same vocabulary size. Target model vocab_size=128256. "
+        "Draft model vocab_size=151936.")
+    # Each that notes the target's facts says where they came from (SL318
+    # adds no note).
+    for key, d in found.items():
+        if key[1] == "SL318":
+            continue
         notes = [r["message"] for r in d.get("relatedInformation", d.get("related", []))]
         assert any("servelint's bundled copy of this model's config.json" in n for n in notes), d
+
+
+@pytest.mark.parametrize(
+    ("flags", "bundled"),
+    [
+        ("", True),
+        ("--revision main", True),
+        ("--revision 0123abc", False),
+        ("--hf-config-path meta-llama/Llama-3.1-70B-Instruct", True),
+        ("--hf-config-path acme/other-config", False),
+        ("--config-format hf", True),
+        ("--config-format auto", True),
+        ("--config-format mistral", False),
+    ],
+)
+def test_the_launch_decides_whether_the_bundled_copy_is_what_vllm_reads(flags: str, bundled: bool) -> None:
+    from servelint import argv, knowledge
+    from servelint.engine.io import _resolve_model
+    from servelint.parse import parse_document
+
+    (launch,) = parse_document("launch.sh", f"vllm serve meta-llama/Llama-3.1-70B-Instruct {flags}\n").launches
+    inv = argv.interpret(launch, knowledge.load("0.33.0"))
+    res = _resolve_model(inv, None)
+    assert res is not None and res.architecture == "LlamaForCausalLM"
+    assert (res.source == "table-config") is bundled and (res.config is not None) is bundled
 
 
 # --------------------------------------------------------------------------

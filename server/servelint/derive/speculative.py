@@ -209,15 +209,27 @@ def is_custom_proposer_path(model: str) -> bool:
 
 
 def draft_model_config(ctx: "View", name: str) -> dict | None:
-    """The draft checkpoint's config.json (a local directory or the Hugging
-    Face cache), or None."""
+    """The draft checkpoint's config.json (a local directory, the Hugging
+    Face cache or servelint's bundled copy of a Hub id's), or None.
+
+    The draft is read at the speculative config's ``revision`` and in the
+    target's ``config_format`` (``SpeculativeConfig.__post_init__`` builds
+    the draft's ``ModelConfig`` with ``revision=self.revision`` and
+    ``config_format=self.target_model_config.config_format``,
+    vllm/config/speculative.py 0.33.0 :1406).
+    """
     import os
 
     from ..knowledge.models import resolve_model
+    from .model import reads_config_json
 
+    args = speculative_args(ctx)
+    revision = args.get("revision") if args is not None else None
+    bundled = reads_config_json(ctx.invocation) and revision in (None, "main")
     env = {k: v.value for k, v in ctx.invocation.env.items() if v.value is not None}
     try:
-        res = resolve_model(name, base_dir=ctx.base_dir, env={**os.environ, **env}, infer=False)
+        res = resolve_model(name, base_dir=ctx.base_dir, env={**os.environ, **env}, infer=False,
+                            revision=revision if isinstance(revision, str) else None, bundled=bundled)
     except Exception:  # resolution is best effort
         return None
     if res is None or res.config is None or res.inferred:

@@ -19,7 +19,8 @@ class DraftVocabSizeMismatch(Rule):
     Reports a speculative config whose `model` is a separate draft model
     (method unset or `draft_model`, and not detected by vLLM as EAGLE,
     DFlash, DSpark or MTP from its name or config) when both config.json
-    files are at hand (local directories or the Hugging Face cache) and their
+    files are at hand (local directories, the Hugging Face cache or
+    servelint's bundled copies of Hub ids' config.json) and their
     `vocab_size` differ, unless `use_heterogeneous_vocab` is set.
 
     ## Why
@@ -39,8 +40,9 @@ class DraftVocabSizeMismatch(Rule):
 
     ## Evidence
     The speculative config as written and both models' config.json files
-    (local directories or the Hugging Face cache); silent when either is
-    not at hand, or when vLLM may take the draft for EAGLE, DFlash, DSpark,
+    (local directories, the Hugging Face cache, or the bundled copy of a Hub
+    id's, which a pinned `revision` or `--config-format mistral` rules out);
+    silent when either is not at hand, or when vLLM may take the draft for EAGLE, DFlash, DSpark,
     MTP, Medusa or an MLP speculator from its name or its config.
 
     ## vLLM source
