@@ -260,6 +260,20 @@ def test_rules_report_on_hub_ids_through_the_cli(tmp_path: Path) -> None:
         assert any("servelint's bundled copy of this model's config.json" in n for n in notes), d
 
 
+def test_a_deployment_check_estimates_from_the_bundled_copy(tmp_path: Path) -> None:
+    sky = tmp_path / "sky.yaml"
+    sky.write_text("# servelint: vllm=0.33.0\nresources:\n  accelerators: L4:1\n"
+                   "run: vllm serve meta-llama/Llama-3.1-70B-Instruct\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HF_", "HUGGINGFACE_"))}
+    env["HF_HUB_CACHE"] = str(tmp_path / "empty-hub")
+    out = subprocess.run([sys.executable, "-m", "servelint", "check", "--no-config", "--format", "json", str(sky)],
+                         capture_output=True, text=True, env=env, timeout=120)
+    (d,) = [d for d in json.loads(out.stdout)["diagnostics"] if d["code"] == "SL805"]
+    assert d["range"]["start"]["line"] == 3
+    assert d["message"].startswith("estimated: about 131.4 GiB of weights per GPU (70.6B parameters in bfloat16), "
+                                   "more than --gpu-memory-utilization 0.92 × 24 GiB (L4)")
+
+
 @pytest.mark.parametrize(
     ("flags", "bundled"),
     [

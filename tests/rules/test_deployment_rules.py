@@ -136,8 +136,8 @@ MISSING = [
     ("job.sbatch", f"#!/bin/bash\n#SBATCH --gres=gpu:1\n# servelint: vllm=0.33.0\nvllm serve {QWEN_AWQ} --dtype bfloat16\n"),
     # A GPU name servelint does not know.
     ("sky.yaml", f"# servelint: vllm=0.33.0\nresources:\n  accelerators: TPU-v5e:1\nrun: vllm serve {LLAMA70} --dtype bfloat16\n"),
-    # No config.json for the model: no estimate.
-    ("sky.yaml", "# servelint: vllm=0.33.0\nresources:\n  accelerators: L4:1\nrun: vllm serve meta-llama/Llama-3.1-70B-Instruct\n"),
+    # No config.json for the model (none on this machine, no bundled copy): no estimate.
+    ("sky.yaml", "# servelint: vllm=0.33.0\nresources:\n  accelerators: L4:1\nrun: vllm serve meta-llama/Meta-Llama-3-70B-Instruct\n"),
     # Not in a container: /dev/shm is the host's.
     ("run.sh", "# servelint: vllm=0.33.0\nvllm serve Qwen/Qwen3-32B -tp 4\n"),
     # A port from a variable.
