@@ -38,7 +38,9 @@ from .convert import Encoded
 # (inside LSP's uinteger range, which lsprotocol checks for positions): the
 # version, then the line and column of place k at _VERSION + 1 + 2k (+1).
 _VERSION = 2_000_000_000
-_STAND_IN = re.compile(r"(?<![\w.\-])(20\d{8})(?![\w.])")
+# (No look-around: a longer number holding one is found too, and the count
+# of what is found then tells the form to be written out whole.)
+_STAND_IN = re.compile(r"(20\d{8})")
 
 
 class _Holes:
@@ -120,10 +122,10 @@ class Form:
         return cls(parts[0::2], hole_list, holes.positions, not foreign[0], lsp.code, lsp.message,
                    (lsp.range.start.line - _VERSION - 1) // 2)
 
-    def baked(self, shift: int) -> list[str]:
-        """The text split at the version, with every place ``shift`` lines down."""
+    def baked(self, move: "Move") -> list[str]:
+        """The text split at the version, with every place moved by ``move``."""
         got = self._baked
-        if got is not None and got[0] == shift:
+        if got is not None and got[0] == move:
             return got[1]
         out: list[str] = []
         cur = [self.chunks[0]]
@@ -133,34 +135,76 @@ class Form:
                 out.append("".join(cur))
                 cur = [chunk]
                 continue
-            line, char = positions[hole >> 1]
-            cur.append(str(char if hole & 1 else line + shift))
+            line, char = _moved(positions[hole >> 1], move)
+            cur.append(str(char if hole & 1 else line))
             cur.append(chunk)
         out.append("".join(cur))
-        self._baked = (shift, out)
+        self._baked = (move, out)
         return out
 
-    def render(self, version: str, shift: int) -> str:
-        return version.join(self.baked(shift))
+    def render(self, version: str, move: "Move") -> str:
+        return version.join(self.baked(move))
+
+
+# How a form's places moved since it was made: (lines added to every line,
+# the line whose columns move, columns added there).
+Move = tuple[int, int, int]
+STAY: Move = (0, -1, 0)
+
+
+def _moved(position: tuple[int, int], move: Move) -> tuple[int, int]:
+    line, char = position
+    return line + move[0], char + move[2] if line == move[1] else char
 
 
 class LaunchForms:
     """The forms of one launch's diagnostics (``LaunchResult.lsp``), in the
-    order of its ``diagnostics``, as placed in ``source``: ``start`` is the
-    launch's offset there; ``lo`` and ``hi`` the first and last offset any
-    of its diagnostics names; ``top`` the first line; ``shift`` the lines to
-    add to each form's own positions."""
+    order of its ``diagnostics``, as placed in ``source``: the launch is at
+    ``start``..``end`` there, and starts at ``line``, ``col``; ``lo`` and
+    ``hi`` are the first and last offset any of its diagnostics names,
+    ``top`` the first line; ``move`` is how the forms' own positions moved."""
 
-    __slots__ = ("forms", "source", "start", "lo", "hi", "top", "shift")
+    __slots__ = ("forms", "source", "start", "end", "line", "col", "lo", "hi", "top", "move")
 
-    def __init__(self, forms: list[Form], source: SourceText, start: int, lo: int, hi: int, top: int,
-                 shift: int) -> None:
-        self.forms, self.source, self.start, self.lo, self.hi, self.top, self.shift = (
-            forms, source, start, lo, hi, top, shift)
+    def __init__(self, forms: list[Form], source: SourceText, start: int, end: int, line: int, col: int,
+                 lo: int, hi: int, top: int, move: Move = STAY) -> None:
+        self.forms, self.source, self.start, self.end, self.line, self.col = forms, source, start, end, line, col
+        self.lo, self.hi, self.top, self.move = lo, hi, top, move
 
-    def moved(self, source: SourceText, by: int, lines: int) -> "LaunchForms":
-        return LaunchForms(self.forms, source, self.start + by, self.lo + by, self.hi + by, self.top + lines,
-                           self.shift + lines)
+    @property
+    def inside(self) -> bool:
+        """Whether every place its diagnostics name is inside the launch."""
+        return self.start <= self.lo and self.hi <= self.end
+
+    def at(self, source: SourceText) -> "LaunchForms":
+        """The same, in ``source`` (the edit is after every place)."""
+        return LaunchForms(self.forms, source, self.start, self.end, self.line, self.col, self.lo, self.hi,
+                           self.top, self.move)
+
+    def below(self, source: SourceText, by: int, lines: int) -> "LaunchForms":
+        """Moved ``by`` characters and ``lines`` lines, columns kept (the
+        edit is on an earlier line than every place)."""
+        m = self.move
+        return LaunchForms(self.forms, source, self.start + by, self.end + by, self.line + lines, self.col,
+                           self.lo + by, self.hi + by, self.top + lines, (m[0] + lines, m[1], m[2]))
+
+    def relocated(self, source: SourceText, start: int, line: int, col: int) -> "LaunchForms":
+        """The same launch text now at ``start`` (``line``, ``col``), every
+        place inside it: lines move with it, and columns on its first line."""
+        by, lines, cols = start - self.start, line - self.line, col - self.col
+        m = self.move
+        first = self.line - m[0]  # the launch's first line in the forms' own positions
+        if m[2] and m[1] != first:
+            raise AssertionError("a launch's forms move columns on its first line only")
+        return LaunchForms(self.forms, source, start, self.end + by, line, col, self.lo + by, self.hi + by,
+                           self.top + lines, (m[0] + lines, first, m[2] + cols))
+
+
+def _whole_lines(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` starts and ends clear of a line break
+    that joins it to its neighbours (a "\\r\\n" across either end): the
+    positions inside it then follow from its start's alone."""
+    return not text.startswith("\n", start) and not text.startswith("\r", end - 1)
 
 
 def _reach(diagnostics: list[Diagnostic], src: SourceText) -> tuple[int, int, int]:
@@ -186,7 +230,7 @@ class Published(Sequence):
                  structure: Callable) -> None:
         self.json = texts
         self.origins = origins
-        self._items = items  # (JSON, form, line shift) of each, for ``index``
+        self._items = items  # (JSON, form, its move) of each, for ``index``
         self.result_id = result_id
         self._structure = structure
         self._objects: list | None = None
@@ -222,21 +266,21 @@ class Published(Sequence):
         diagnostic a client sent back), without decoding them all."""
         rng = d.range
         want = (rng.start.line, rng.start.character, rng.end.line, rng.end.character)
-        for i, (_, form, shift) in enumerate(self._items):
+        for i, (_, form, move) in enumerate(self._items):
             if form.code != d.code or form.message != d.message:
                 continue
-            got = self._decoded_range(i, form, shift)
+            got = self._decoded_range(i, form, move)
             if got == want:
                 return i
         return None
 
-    def _decoded_range(self, i: int, form: Form, shift: int) -> tuple[int, int, int, int] | None:
+    def _decoded_range(self, i: int, form: Form, move: Move) -> tuple[int, int, int, int]:
         if not form.positions:
             r = json.loads(self.json[i])["range"]
             return r["start"]["line"], r["start"]["character"], r["end"]["line"], r["end"]["character"]
         k = form.range_place
-        (sl, sc), (el, ec) = form.positions[k], form.positions[k + 1]
-        return sl + shift, sc, el + shift, ec
+        (sl, sc), (el, ec) = _moved(form.positions[k], move), _moved(form.positions[k + 1], move)
+        return sl, sc, el, ec
 
 
 def new_result_id() -> str:
@@ -295,7 +339,7 @@ class DocumentForms:
             return Form.make(d, path, src, source_of, version_of, unstructure, origin)
 
         version = json.dumps(None if closed else version_of(path))
-        # id(engine diagnostic) → (its JSON for this version, its form, the form's line shift)
+        # id(engine diagnostic) → (its JSON for this version, its form, the form's move)
         placed: dict[int, tuple[str, Form, int]] = {}
         foreign = False
         for lr in result.launches:
@@ -306,10 +350,17 @@ class DocumentForms:
             kept = None
             if entry is not None and prev is not None and entry.source is prev and len(entry.forms) == len(diags):
                 start = lr.launch.span.start
+                end = lr.launch.span.end
                 if start == entry.start and entry.hi < a:
-                    kept = entry.moved(base, 0, 0)  # wholly before the edit
+                    kept = entry.at(base)  # wholly before the edit
                 elif lf and start == entry.start + c - b and entry.lo >= b and entry.top > edit_line:
-                    kept = entry.moved(base, c - b, lines)  # below it
+                    kept = entry.below(base, c - b, lines)
+                elif (entry.inside and end - start == entry.end - entry.start
+                      and _whole_lines(base.text, start, end) and _whole_lines(prev.text, entry.start, entry.end)):
+                    # The same launch text elsewhere (the engine found it
+                    # by its words): its places move with its start.
+                    line, col = src.position(start)
+                    kept = entry.relocated(base, start, line, col)
             if kept is None:
                 if any(d.path != path for d in diags):
                     foreign = True
@@ -317,13 +368,15 @@ class DocumentForms:
                     continue  # shown where the launch names the file, below
                 forms = [make(d) for d in diags]
                 lo, hi, top = _reach(diags, base)
-                kept = LaunchForms(forms, base, lr.launch.span.start, lo, hi, top, 0)
+                span = lr.launch.span
+                line, col = src.position(span.start)
+                kept = LaunchForms(forms, base, span.start, span.end, line, col, lo, hi, top)
                 lr.lsp = kept if all(f.movable for f in forms) else None
             else:
                 lr.lsp = kept
-            shift = kept.shift
+            move = kept.move
             for d, form in zip(diags, kept.forms):
-                placed[id(d)] = (form.render(version, shift), form, shift)
+                placed[id(d)] = (form.render(version, move), form, move)
 
         home: dict[int, Any] = {}
         # Only launches with findings in another file need their anchor: a
@@ -344,7 +397,7 @@ class DocumentForms:
                 got = placed.get(id(d))
                 if got is None:
                     form = make(d)
-                    got = (form.render(version, 0), form, 0)
+                    got = (form.render(version, STAY), form, STAY)
             else:
                 anchor = home.get(id(d))
                 if anchor is None:
@@ -359,7 +412,7 @@ class DocumentForms:
                     related=[Related(d.path, d.span, d.message)] + list(d.related),
                 )
                 form = make(moved, convert.uri_of(d.path))
-                got = (form.render(version, 0), form, 0)
+                got = (form.render(version, STAY), form, STAY)
             items.append(got)
             origins.append(d)
         texts = [got[0] for got in items]
