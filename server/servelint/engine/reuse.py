@@ -17,7 +17,7 @@ from functools import partial
 from typing import Callable
 
 from ..diagnostics import Diagnostic, Edit, Fix, Related
-from ..model import Env, Launch, same_linked
+from ..model import Env, Launch, MovedLaunch, same_linked
 from ..release import ReleaseChoice
 from ..text import SourceText, Span
 from .results import LaunchResult
@@ -35,6 +35,16 @@ def launch_key(source: SourceText, launch: Launch, env_keys: "EnvKeys") -> tuple
         tuple((p.code, p.message, p.span.start - base, p.span.end - base) for p in launch.problems),
         deployment_part(launch, base),
     )
+
+
+def has_build(launch: Launch) -> bool:
+    """Whether ``launch`` is built from a Dockerfile (``Launch.build``),
+    without shifting the words of a moved launch nobody has read yet (every
+    launch below an edit, on each keystroke): a move keeps what a launch is,
+    so the launch it was last read as (the root of its pending moves) says."""
+    if isinstance(launch, MovedLaunch) and launch.unread and launch.pending is not None:
+        launch = launch.pending[0]
+    return launch.build is not None
 
 
 def carried(prev: LaunchResult, key: tuple, path: str, launch: Launch, release: ReleaseChoice,
