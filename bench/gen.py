@@ -211,6 +211,66 @@ def k8s_multidoc(n_lines: int, seed: int = 0, marked: bool = True) -> "Generated
     return Generated("---\n".join("\n".join(d) + "\n" for d in docs), "yaml", MARKED_WORD)
 
 
+# -- files where every launch has a finding ---------------------------------------
+#
+# The keystroke cost must follow what changed, not how many findings the file
+# holds elsewhere (issue 22): these two files carry one finding per launch.
+
+def _one_mistake(rng: random.Random) -> tuple[list[tuple[str, str | None]], tuple[str, str]]:
+    """Clean flags (whose findings, if any, do not depend on each other) and one mistake."""
+    clean = [f for f in GOOD_FLAGS if f[0] in _INDEPENDENT]
+    picked = rng.sample(clean, k=2)
+    return [(name, rng.choice(values)) for name, values in picked], rng.choice(BAD_FLAGS)
+
+
+# Flags no validator relates to the mistakes above or to each other.
+_INDEPENDENT = ("--max-num-seqs", "--served-model-name", "--host", "--seed")
+
+
+def shell_errors(n_lines: int, seed: int = 0) -> "Generated":
+    """A script of ~``n_lines`` lines made of six-line launches, each with
+    one mistake (2,000 lines: 333 launches, 333 diagnostics).  The launch
+    in the middle holds the marked typo the edit sequences type into (its
+    one mistake)."""
+    rng = random.Random(seed * 1_000_037 + n_lines)
+    lines = ["#!/usr/bin/env bash", "set -euo pipefail"]
+    count = (n_lines - len(lines)) // 6
+    for i in range(count):
+        good, bad = _one_mistake(rng)
+        if i == count // 2:
+            good, bad = good, (MARKED_WORD, "8192")
+        model = rng.choice(MODELS)[0]
+        words = [(name, value) for name, value in good] + [bad]
+        lines.append(f"vllm serve {model} --port {8000 + i} \\")
+        for name, value in words:
+            lines.append(f"  {name} {value} \\" if value is not None else f"  {name} \\")
+        lines.append(f'  >"/tmp/server-{i}.log" 2>&1 &')
+        lines += [""] * (6 - 2 - len(words))
+    return Generated("\n".join(lines) + "\n", "shell", MARKED_WORD)
+
+
+def k8s_list(pods: int, seed: int = 0) -> "Generated":
+    """A Kubernetes ``List`` of ``pods`` Pods (one YAML document), each with
+    one mistake in its container's args; the pod in the middle holds the
+    marked typo."""
+    rng = random.Random(seed * 1_000_039 + pods)
+    lines = ["apiVersion: v1", "kind: List", "items:"]
+    for i in range(pods):
+        good, bad = _one_mistake(rng)
+        if i == pods // 2:
+            bad = (MARKED_WORD, "8192")
+        model = rng.choice(MODELS)[0]
+        lines += ["  - apiVersion: v1", "    kind: Pod", "    metadata:", f"      name: vllm-{i}",
+                  "    spec:", "      containers:", "        - name: vllm",
+                  "          image: vllm/vllm-openai:v0.33.0", "          args:", f"            - {model}"]
+        for name, value in good + [bad]:
+            lines.append(f"            - {name}")
+            if value is not None:
+                lines.append(f'            - "{value}"')
+        lines += ["          ports:", "            - containerPort: 8000"]
+    return Generated("\n".join(lines) + "\n", "yaml", MARKED_WORD)
+
+
 # -- small files of every form (the repository) ---------------------------------
 
 def _compose(rng: random.Random, i: int, bad: bool) -> str:

@@ -4,6 +4,13 @@ Latency is taken on the client side, from just before a ``didChange`` is
 written to the moment the matching ``publishDiagnostics`` (same version) is
 decoded, or the ``textDocument/diagnostic`` answer arrives for a pulling
 client: what an editor waits for, transport and JSON included.
+
+Two moments are noted for each answer: when its JSON is parsed (``decoded``:
+what an editor has in hand) and when pygls' client has also made lsprotocol
+objects of it with cattrs (``structured``, the figure of every earlier
+pass).  They differ by the client's own Python work, which grows with the
+diagnostics: 333 of them take this client ~5-10 ms to structure, time no
+editor spends (VS Code and Neovim read the JSON as it is).
 """
 
 from __future__ import annotations
@@ -46,6 +53,24 @@ class Driver:
             self._event.set()
 
         self.client.protocol.fm.features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = on_publish
+        # When each message's JSON is parsed, before it is structured: pygls
+        # calls structure_message on the whole message last (json.loads's
+        # object_hook runs innermost first).
+        self.decoded: dict[tuple[str, int | None], float] = {}
+        self.last_response_decoded: float | None = None
+        structure = self.client.protocol.structure_message
+
+        def noting(data: dict):
+            if "jsonrpc" in data:
+                now = time.perf_counter()
+                if data.get("method") == types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS:
+                    params = data.get("params") or {}
+                    self.decoded[(params.get("uri"), params.get("version"))] = now
+                elif "id" in data and "method" not in data:
+                    self.last_response_decoded = now
+            return structure(data)
+
+        self.client.protocol.structure_message = noting
         # The server registers file watchers; an editor accepts, and so do we.
         self.client.protocol.fm.features[types.CLIENT_REGISTER_CAPABILITY] = lambda params: None
 

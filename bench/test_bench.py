@@ -74,3 +74,22 @@ def test_percentile_is_nearest_rank():
     assert percentile(values, 50) == 500
     assert percentile(values, 99) == 990
     assert percentile([3.0], 99) == 3.0
+
+
+def test_files_with_a_finding_in_every_launch():
+    from servelint.engine import Engine
+    from servelint.settings import Settings
+
+    script, pods = gen.shell_errors(2000), gen.k8s_list(300)
+    assert script.text == gen.shell_errors(2000).text and pods.text == gen.k8s_list(300).text
+    assert script.text.isascii() and pods.text.isascii()
+    for doc, path, launches in ((script, "/tmp/bench-errors.sh", 333), (pods, "/tmp/bench-list.yaml", 300)):
+        result = Engine(Settings(max_launches=0)).lint(path, doc.text)
+        assert len(result.launches) == launches
+        assert sorted(len(lr.diagnostics) for lr in result.launches) == [1] * launches
+        assert len(result.diagnostics) == launches
+        # The edit sequences find their word once, mid-file.
+        at = doc.text.index(doc.marker)
+        assert abs(at / len(doc.text) - 0.5) < 0.05
+        gen.toggle_edits(doc.text, doc.marker, 4)
+        gen.typing_edits(doc.text, doc.marker, 4, doc.kind)

@@ -46,3 +46,59 @@ def test_documents_are_made_with_lsp_lines_and_edits_land_where_the_editor_puts_
     ws.update_text_document(types.VersionedTextDocumentIdentifier(uri="file:///a.sh", version=2), edit)
     assert doc.source == "a\x0cb\u2028c\nvllm serve meta-llama/Llama-3.1-8B\n"
     assert doc.lines == ("a\x0cb\u2028c\n", "vllm serve meta-llama/Llama-3.1-8B\n")
+
+
+class _Capture:
+    def __init__(self) -> None:
+        self.sent: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.sent.append(data)
+
+
+def _messages(capture: _Capture) -> list[dict]:
+    import json
+
+    out = []
+    for raw in capture.sent:
+        head, _, body = raw.partition(b"\r\n\r\n")
+        length = int(head.split(b"Content-Length: ")[1].split(b"\r\n")[0])
+        assert length == len(body)
+        out.append(json.loads(body))
+    return out
+
+
+def test_encoded_diagnostics_are_sent_as_they_are_and_the_message_is_what_pygls_would_send() -> None:
+    """A diagnostic kept as JSON text goes into the message as it is; the
+    message is the one pygls would encode from the same objects, framed the
+    same way, even when another part of it holds what looks like a token."""
+    import json
+
+    from servelint.lsp.convert import Encoded
+    from servelint.lsp.server import create_server
+
+    server = create_server()
+    capture = _Capture()
+    server.protocol.set_writer(capture)
+    diags = [
+        types.Diagnostic(range=types.Range(start=types.Position(line=3, character=1),
+                                           end=types.Position(line=3, character=9)),
+                         message="unknown flag é😀 \"quoted\"", code="SL101", source="servelint",
+                         data={"name": "unknown-flag", "version": 7}),
+        types.Diagnostic(range=types.Range(start=types.Position(line=5, character=0),
+                                           end=types.Position(line=5, character=2)),
+                         message="second", severity=types.DiagnosticSeverity.Warning),
+    ]
+    plain = [server.converter.unstructure(d) for d in diags]
+    encoded = [Encoded(json.dumps(p)) for p in plain]
+    # The second: a URI holding a token's text, which must not be taken for one.
+    lookalike = "file:///" + server.splice._prefix + "0\x00.sh"
+    for uri in ("file:///a.sh", lookalike):
+        server.protocol.notify(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
+                               types.PublishDiagnosticsParams(uri=uri, diagnostics=encoded, version=7))
+    sent = _messages(capture)
+    assert [m["params"]["uri"] for m in sent] == ["file:///a.sh", lookalike]
+    for m in sent:
+        assert m["method"] == "textDocument/publishDiagnostics" and m["params"]["version"] == 7
+        assert m["params"]["diagnostics"] == plain
+    assert server.splice.pieces is None  # nothing left over for the next message

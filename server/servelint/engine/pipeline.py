@@ -32,7 +32,7 @@ from ..text import KnownEdit, SourceText, Span, edit_range
 from . import io
 from .io import MAX_DOCUMENT_CHARS
 from .results import ConfigUse, LaunchResult, LintResult
-from .reuse import Change, EnvKeys, LazyIndex, Stable, carried, launch_key, same_hints, within
+from .reuse import Change, EnvKeys, LazyIndex, Stable, carried, has_build, launch_key, same_hints, within
 from .signature import CHECK_READS, Inputs, check_reads, signature
 
 log = LazyLogger(__name__)
@@ -319,7 +319,7 @@ class Engine:
         prev = run.by_key.of_launch(launch, index, launch.moved_from) if run.by_key else None
         release = None
         build_state = ""
-        if launch.build is not None:
+        if has_build(launch):
             # A compose service built from a Dockerfile runs what that file
             # says: read it (an edit of it is seen through its digest).
             built, build_state = io.load_build(path, launch, self.read_file, run.sources)
@@ -328,7 +328,7 @@ class Engine:
                                     ("not-vllm", build_state), launch.span.start)
             launch = built
         if (prev is not None and run.stable is not None and launch.entry is not Entry.CONFIG_FILE
-                and launch.build is None):
+                and not has_build(launch)):
             release = run.stable.release(prev.release)
             if (release is prev.release and id(launch) not in run.refs
                     and prev.context == (release.version, release.reason, "", settings)):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from ..diagnostics import Diagnostic
 from ..model import Entry, Launch, ParsedDocument
@@ -39,6 +39,15 @@ class LaunchResult:
     # A launch that only moved reuses its diagnostics (shifted); its
     # invocation, whose spans moved too, is read again only when asked for.
     _reread: "Callable[[], argv.Invocation] | None" = None
+    # What a surface made of ``diagnostics`` (the language server's encoded
+    # LSP form, ``lsp.forms``), carried with them when a later lint reuses
+    # them, moved or not (``reuse.carried``), so that only launches an edit
+    # changed are converted again.  The engine never reads it.
+    lsp: Any = None
+    # Where its diagnostics point in the document, from the launch's start:
+    # (first, last) offset when every place is inside the launch, False when
+    # one is not, None until ``reuse.relocated`` first asks.
+    reach: "tuple[int, int] | bool | None" = None
     # What the rest of the document added to the launch when it was checked
     # (``Launch.linked``, set again on every parse): a Service or an #SBATCH
     # line edited elsewhere makes the same launch one to check again.

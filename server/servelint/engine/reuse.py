@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import partial
 from typing import Callable
 
-from ..diagnostics import Diagnostic
-from ..model import Env, Launch, same_linked
+from ..diagnostics import Diagnostic, Edit, Fix, Related
+from ..model import Env, Launch, MovedLaunch, same_linked
 from ..release import ReleaseChoice
 from ..text import SourceText, Span
 from .results import LaunchResult
@@ -37,6 +37,16 @@ def launch_key(source: SourceText, launch: Launch, env_keys: "EnvKeys") -> tuple
     )
 
 
+def has_build(launch: Launch) -> bool:
+    """Whether ``launch`` is built from a Dockerfile (``Launch.build``),
+    without shifting the words of a moved launch nobody has read yet (every
+    launch below an edit, on each keystroke): a move keeps what a launch is,
+    so the launch it was last read as (the root of its pending moves) says."""
+    if isinstance(launch, MovedLaunch) and launch.unread and launch.pending is not None:
+        launch = launch.pending[0]
+    return launch.build is not None
+
+
 def carried(prev: LaunchResult, key: tuple, path: str, launch: Launch, release: ReleaseChoice,
             edit: "Change | None", read, read_later: Callable) -> LaunchResult | None:
     """``prev``'s findings for ``launch`` (the same words, release, config
@@ -51,18 +61,21 @@ def carried(prev: LaunchResult, key: tuple, path: str, launch: Launch, release: 
     if reused is None:
         return None
     base = launch.span.start
+    # Places inside the launch keep their distance from its start.
+    reach = prev.reach if prev.reach is not None and (prev.reach is not False or reused is prev.diagnostics) else None
     if reused is prev.diagnostics and base == prev.base:
         if prev.launch is launch and prev.release is release:
             return prev  # untouched: nothing to copy
         if launch.moved_from is not prev.launch:
-            return LaunchResult(launch, release, prev._invocation, reused, prev.by_rule, key, base, prev._reread)
+            return LaunchResult(launch, release, prev._invocation, reused, prev.by_rule, key, base, prev._reread,
+                                prev.lsp, reach)
         # Else the re-parse moved it, or the variables it reads from
         # below an edit (a launch in a function's body): read it again.
     # A launch that moved is read again (for a hover, say) only when
     # asked: its old reading has the old places.  (A partial, not a
     # reader: every launch below an edit gets one per keystroke.)
     return LaunchResult(launch, release, None, reused, prev.by_rule, key, base,
-                        read or partial(read_later, launch, release))
+                        read or partial(read_later, launch, release), prev.lsp, reach)
 
 
 class EnvKeys:
@@ -260,6 +273,15 @@ def relocated(prev: LaunchResult, path: str, launch: Launch, edit: Change | None
     delta = launch.span.start - prev.base
     old_span = prev.launch.span
     moves = edit is not None and edit.new_end != edit.old_end
+    reach = prev.reach
+    if reach is None:
+        reach = prev.reach = _reach(prev.diagnostics, path, old_span)
+    if reach is not False:
+        # Every place in the document is inside the launch (most launches):
+        # all of them move with it, or none does.
+        if not delta:
+            return prev.diagnostics
+        return [_shifted(d, path, delta) for d in prev.diagnostics]
 
     def mv(span: Span) -> Span | None:
         if old_span.start <= span.start and span.end <= old_span.end:
@@ -311,11 +333,62 @@ def within(diags: list[Diagnostic], path: str, made: Span, now: Span) -> list[Di
     return out
 
 
+def _reach(diags: list[Diagnostic], path: str, span: Span) -> tuple[int, int] | bool:
+    """(first, last) place the diagnostics name in ``path``, from the
+    start of ``span``, if every one is inside it; else False."""
+    lo, hi = span.end, span.start
+    for d in diags:
+        for p, s in places(d):
+            if p != path:
+                continue
+            if s.start < span.start or s.end > span.end:
+                return False
+            lo, hi = min(lo, s.start), max(hi, s.end)
+    return lo - span.start, hi - span.start
+
+
+def _shifted(d: Diagnostic, path: str, delta: int) -> Diagnostic:
+    """``d`` with each of its places in ``path`` ``delta`` characters further.
+
+    The copies are made by the classes' own constructors (their fields are
+    checked below): ``dataclasses.replace``, five of them for a diagnostic
+    with two fixes, was most of what a keystroke cost on a script where
+    every launch below the edit has a finding."""
+    related = d.related
+    if related:
+        related = [Related(r.path, r.span.shifted(delta), r.message) if r.path == path else r for r in related]
+    fixes = d.fixes
+    if fixes:
+        fixes = [
+            Fix(fx.title, [Edit(e.path, e.span.shifted(delta), e.new_text) if e.path == path else e
+                           for e in fx.edits], fx.applicability, fx.preferred, fx.record)
+            for fx in fixes
+        ]
+    return Diagnostic(d.path, d.span.shifted(delta) if d.path == path else d.span, d.severity, d.code, d.name,
+                      d.category, d.message, d.vllm_version, d.flag, d.record, related, fixes, d.tags, d.data,
+                      d.doc_url)
+
+
+def _fields_are(cls, names: tuple[str, ...]) -> None:
+    """``_shifted`` copies ``cls`` field by field: a field added to it must be copied there too."""
+    got = tuple(f.name for f in fields(cls))
+    if got != names:
+        raise ImportError(f"engine.reuse._shifted copies {cls.__name__}{names}, but it now has {got}")
+
+
+_fields_are(Related, ("path", "span", "message"))
+_fields_are(Edit, ("path", "span", "new_text"))
+_fields_are(Fix, ("title", "edits", "applicability", "preferred", "record"))
+_fields_are(Diagnostic, ("path", "span", "severity", "code", "name", "category", "message", "vllm_version", "flag",
+                         "record", "related", "fixes", "tags", "data", "doc_url"))
+
+
 def _places_ok(d: Diagnostic, path: str, mv) -> bool:
-    return all(mv(s) is not None for p, s in _places(d) if p == path)
+    return all(mv(s) is not None for p, s in places(d) if p == path)
 
 
-def _places(d: Diagnostic):
+def places(d: Diagnostic):
+    """(path, span) of every place ``d`` names: itself, its related places, its fixes' edits."""
     yield d.path, d.span
     for r in d.related:
         yield r.path, r.span
@@ -335,7 +408,7 @@ def _moved(d: Diagnostic, path: str, mv) -> Diagnostic | None:
         return got
 
     try:
-        if all(m(s, p) is s for p, s in _places(d)):
+        if all(m(s, p) is s for p, s in places(d)):
             return d  # above the edit: nothing to copy
         return replace(
             d,

@@ -13,13 +13,8 @@ validates it and drops what does not fit.
 from __future__ import annotations
 
 import functools
-import hashlib
-import itertools
 import json
-import os
-import time
-from dataclasses import replace
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 from lsprotocol import types
 from pygls import uris
@@ -121,99 +116,33 @@ def data_of(d: Diagnostic, source_of: SourceOf, version_of: VersionOf) -> dict[s
     return data
 
 
-class Made(types.Diagnostic):
-    """An LSP diagnostic that carries its JSON form (see ``DiagnosticCache``)."""
+class Encoded:
+    """One diagnostic as the JSON text it is sent as (see ``forms`` and
+    ``pygls_compat.Splice``)."""
 
-    __slots__ = ("_json",)
+    __slots__ = ("json",)
+
+    def __init__(self, text: str) -> None:
+        self.json = text
 
 
-def converter_factory():
-    """pygls' converter, sending a ``Made`` diagnostic as the JSON it carries."""
+def converter_factory(splice=None):
+    """pygls' converter, sending an encoded diagnostic (``Encoded``)
+    as the JSON it is: spliced into the message by ``splice`` (see
+    ``pygls_compat.Splice``), or decoded when no message is being encoded."""
     from pygls.protocol import default_converter
 
     converter = default_converter()
     plain = converter.get_unstructure_hook(types.Diagnostic)
 
-    def unstructure(d: types.Diagnostic) -> dict:
-        made = getattr(d, "_json", None)
-        return made if made is not None else plain(d)
+    def unstructure(d) -> Any:
+        if type(d) is Encoded:
+            token = splice.token(d.json) if splice is not None else None
+            return token if token is not None else json.loads(d.json)
+        return plain(d)
 
     converter.register_unstructure_hook(types.Diagnostic, unstructure)
     return converter
-
-
-class DiagnosticCache:
-    """The LSP diagnostics of a document's last conversion, by what they say
-    and where (as LSP positions).
-
-    A keystroke changes one launch's findings; the others keep their
-    message, and their range unless a line was added or removed above them.
-    Those are not made again: only their ``data``, which names the document
-    version, is new.  Building lsprotocol objects and unstructuring them with
-    cattrs (to publish, and for the result id) was most of the conversion.
-    """
-
-    def __init__(self, unstructure: Callable[[types.Diagnostic], dict]) -> None:
-        self._unstructure = unstructure
-        self._last: dict[tuple, tuple[types.Diagnostic, dict]] = {}
-        self._now: dict[tuple, tuple[types.Diagnostic, dict]] = {}
-        self._payload: list | None = None  # the JSON of the last conversion's diagnostics
-        self._id = ""
-
-    def result_id(self, diagnostics: list[types.Diagnostic]) -> str:
-        """The last conversion's id if its diagnostics are equal to these,
-        else a new one: what ``result_id`` answers, without serialising and
-        hashing them on every keystroke.  The ids are this server process's
-        own, so one from another process (a client's previousResultId after
-        a restart) never matches."""
-        payload = [self._unstructure(d) for d in diagnostics]
-        if self._payload is None or payload != self._payload:
-            self._payload = payload
-            self._id = f"{_PROCESS}-{next(_ids)}"
-        return self._id
-
-    def start(self) -> None:
-        """A new conversion: what the one before made and this one does not
-        use is dropped at the next start."""
-        self._last, self._now = self._now, {}
-
-    def to_lsp(self, d: Diagnostic, source_of: SourceOf, version_of: VersionOf) -> Made:
-        src = source_of(d.path)
-        related = tuple(
-            (r.path, _positions(source_of(r.path), r.span), r.message) for r in d.related
-        )
-        key = (d.path, _positions(src, d.span), int(d.severity), d.code, d.doc_url or d.name, d.message,
-               tuple(d.tags), related)
-        known = self._now.get(key) or self._last.get(key)
-        if known is None:
-            plain = to_lsp(replace(d, fixes=[]), source_of, version_of)
-            plain.data = None
-            known = (plain, self._unstructure(plain))
-        self._now[key] = known
-        plain, json_form = known
-        data = data_of(d, source_of, version_of)
-        made = Made(
-            range=plain.range, severity=plain.severity, code=plain.code, code_description=plain.code_description,
-            source=plain.source, message=plain.message, tags=plain.tags,
-            related_information=plain.related_information, data=data,
-        )
-        # ``data`` is shared, not copied: a change to ``made.data`` is sent.
-        made._json = {**json_form, "data": data}
-        return made
-
-
-_PROCESS = f"{os.getpid():x}.{time.time_ns():x}"
-_ids = itertools.count(1)
-
-
-def _positions(src: SourceText, span: Span) -> tuple[tuple[int, int], tuple[int, int]]:
-    return src.position(span.start), src.position(span.end)
-
-
-def result_id(diagnostics: Iterable[types.Diagnostic], converter) -> str:
-    """Changes whenever anything a client keeps (ranges, data) changes."""
-    payload = json.dumps([converter.unstructure(d) for d in diagnostics], sort_keys=True)
-    return hashlib.sha1(payload.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 DocEdits = dict[str, tuple["int | None", list[types.TextEdit]]]

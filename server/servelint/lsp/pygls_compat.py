@@ -1,9 +1,9 @@
 """Every use of pygls' private API, in one place.
 
 pygls 2 has no public way to choose the class of the workspace's text
-documents, to change how one applies an incremental edit, or to run its
-stdio loop with another reader; servelint needs all three (see
-``LspLines`` and ``start_io``).  The shims below were written against
+documents, to change how one applies an incremental edit, to run its
+stdio loop with another reader, or to send JSON it already has; servelint
+needs all four (see ``LspLines``, ``start_io`` and ``SplicingProtocol``).  The shims below were written against
 ``PYGLS_VERSION``; ``tests/lsp/test_pygls_compat.py`` fails when the
 installed pygls is another one, or when one of ``PRIVATE_NAMES`` is gone,
 so that an upgrade re-checks them first (pyproject pins that version).
@@ -12,6 +12,9 @@ so that an upgrade re-checks them first (pyproject pins that version).
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
+import os
 import re
 import sys
 import threading
@@ -31,6 +34,10 @@ PRIVATE_NAMES = (
     ("pygls.workspace.TextDocument", "_apply_incremental_change"),  # overridden by LspLines
     ("pygls.workspace.TextDocument instance", "_source"),  # set by LspLines' edit
     ("pygls.server.JsonRPCServer instance", "_stop_event"),  # set by start_io; shutdown() sets it
+    ("pygls.protocol.JsonRPCProtocol", "_send_data"),  # overridden by SplicingProtocol
+    ("pygls.protocol.JsonRPCProtocol", "_serialize_message"),  # called by it, as pygls' own does
+    ("pygls.protocol.JsonRPCProtocol instance", "_include_headers"),  # read by it
+    ("pygls.protocol.JsonRPCProtocol instance", "_server"),  # its error report, as pygls' own
 )
 
 
@@ -45,8 +52,24 @@ def missing_private_names() -> list[str]:
         "pygls.workspace.TextDocument": TextDocument,
         "pygls.workspace.TextDocument instance": TextDocument("file:///x", ""),
         "pygls.server.JsonRPCServer instance": JsonRPCServer(JsonRPCProtocol, default_converter),
+        "pygls.protocol.JsonRPCProtocol": JsonRPCProtocol,
+        "pygls.protocol.JsonRPCProtocol instance": _protocol_with_writer(),
     }
     return [f"{where}.{name}" for where, name in PRIVATE_NAMES if not hasattr(places[where], name)]
+
+
+def _protocol_with_writer():
+    from pygls.protocol import JsonRPCProtocol, default_converter
+    from pygls.server import JsonRPCServer
+
+    protocol = JsonRPCServer(JsonRPCProtocol, default_converter).protocol
+    protocol.set_writer(_Discard())
+    return protocol
+
+
+class _Discard:
+    def write(self, data: bytes) -> None:
+        pass
 
 
 # -- documents split into lines as LSP counts them ---------------------------------
@@ -151,3 +174,103 @@ def start_io(server, stdin, reader, log) -> None:
         pass
     finally:
         server.shutdown()
+
+
+# -- JSON sent as it was encoded -------------------------------------------------
+
+
+class Splice:
+    """Diagnostics already encoded (``convert.Encoded``) put into a message as
+    they are.
+
+    pygls encodes each message with ``json.dumps``; a diagnostic kept from
+    the last keystroke would be turned into dicts and encoded again.  While
+    a message is encoded, the converter's hook for a diagnostic (see
+    ``convert.converter_factory``) hands ``token`` a diagnostic's text and
+    puts the string it returns in its place; ``encode`` then replaces each
+    token, written as a JSON string, with that text.  A token holds a NUL
+    and this process's nonce, so no text a user wrote is mistaken for one;
+    if the count is off all the same, the message is encoded the slow way.
+    """
+
+    def __init__(self) -> None:
+        # os.urandom, not secrets: that imports hmac, ~20 ms of the server's start.
+        nonce = os.urandom(8).hex()
+        self._prefix = f"\x00servelint-splice-{nonce}-"
+        # How a token starts once encoded as a JSON string.
+        self._written = json.dumps(self._prefix)[:-1]
+        self.pieces: list[str] | None = None  # while a message is encoded
+
+    def token(self, text: str) -> str | None:
+        """The stand-in for ``text`` in the message being encoded (None: no
+        message is: the caller decodes ``text`` instead)."""
+        pieces = self.pieces
+        if pieces is None:
+            return None
+        pieces.append(text)
+        return f"{self._prefix}{len(pieces) - 1}\x00"
+
+    def encode(self, data, default) -> str:
+        """``json.dumps(data, default=default)``, with encoded diagnostics as they are."""
+        self.pieces = []
+        try:
+            body = json.dumps(data, default=default)
+            pieces = self.pieces
+        finally:
+            self.pieces = None
+        if not pieces:
+            return body
+        parts = body.split(self._written)
+        if len(parts) == len(pieces) + 1:
+            out = [parts[0]]
+            for i, part in enumerate(parts[1:]):
+                end = f'{i}\\u0000"'
+                if not part.startswith(end):
+                    break
+                out.append(pieces[i])
+                out.append(part[len(end):])
+            else:
+                return "".join(out)
+        return json.dumps(data, default=default)
+
+
+def splicing_protocol(splice: Splice):
+    """pygls' ``LanguageServerProtocol`` sending each message through ``splice``."""
+    import inspect
+
+    from pygls.protocol import LanguageServerProtocol
+
+    log = logging.getLogger("pygls.protocol.json_rpc")
+
+    class SplicingProtocol(LanguageServerProtocol):
+        def _send_data(self, data):
+            """pygls' ``_send_data`` (2.1.1), its ``json.dumps`` replaced by ``splice.encode``."""
+            if not data:
+                return
+            if self.writer is None:
+                log.error("Unable to send data, no available transport!")
+                return
+            try:
+                body = splice.encode(data, self._serialize_message)
+                log.info("Sending data: %s", body)
+                if self._include_headers:
+                    header = (
+                        f"Content-Length: {len(body)}\r\n"
+                        f"Content-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
+                    )
+                    data = header + body
+                else:
+                    data = body
+                res = self.writer.write(data.encode(self.CHARSET))
+                if inspect.isawaitable(res):
+                    asyncio.ensure_future(res)
+            except BrokenPipeError:
+                log.exception("Error sending data. BrokenPipeError", exc_info=True)
+                raise
+            except Exception as error:
+                from pygls.exceptions import JsonRpcInternalError
+
+                log.exception("Error sending data", exc_info=True)
+                self._server._report_server_error(error, JsonRpcInternalError)
+
+    return SplicingProtocol

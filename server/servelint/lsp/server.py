@@ -37,16 +37,19 @@ class ServelintServer(LanguageServer):
 
     def __init__(self) -> None:
         self.converter = None  # made by pygls from _make_converter
-        super().__init__("servelint", __version__, converter_factory=self._make_converter)
+        # Diagnostics kept from the last keystroke are sent as the JSON they
+        # were encoded to (see forms and pygls_compat.Splice).
+        self.splice = pygls_compat.Splice()
+        super().__init__("servelint", __version__, converter_factory=self._make_converter,
+                         protocol_cls=pygls_compat.splicing_protocol(self.splice))
         self.session = Session(self)
         from .handlers.scan import WorkspaceScan
 
         self.scan = WorkspaceScan(self)
 
     def _make_converter(self):
-        # Kept: a diagnostic is unstructured with it when converted, and its
-        # result id is a hash of that form.
-        self.converter = convert.converter_factory()
+        # Kept: a diagnostic is unstructured with it when converted.
+        self.converter = convert.converter_factory(self.splice)
         return self.converter
 
     def log_error(self, what: str, exc: BaseException) -> None:

@@ -21,19 +21,18 @@ import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls import uris
 
-from ..diagnostics import Related
 from ..engine import Engine, LintResult
 from ..engine.io import read_text_file
 from ..model import Entry
 from ..settings import Settings, for_file
 from ..text import SourceText
-from . import convert
+from . import convert, forms
 
 if TYPE_CHECKING:  # pragma: no cover
     from .server import ServelintServer
@@ -68,13 +67,12 @@ class DocState:
     result_stamp: int = -1
     result_version: int | None = None
     encoding: str = "utf-16"
-    # The LSP form of ``result``'s diagnostics, shown or not yet.
-    latest: tuple[list[types.Diagnostic], str] = ([], "")
-    # The engine diagnostic each of ``latest`` was made from (its fixes are
-    # verified when a code action asks for them).
-    origins: list = field(default_factory=list)
+    # The LSP form of ``result``'s diagnostics, shown or not yet (with the
+    # engine diagnostic each was made from: its fixes are verified when a
+    # code action asks for them).
+    latest: forms.Published | None = None
     # Diagnostics as the editor sees them (pushed, or returned to a pull).
-    diagnostics: list[types.Diagnostic] = field(default_factory=list)
+    shown: forms.Published | None = None
     result_id: str | None = None
     diagnostics_version: int | None = None
     published_id: str | None = None
@@ -89,8 +87,8 @@ class DocState:
     pending: asyncio.Task | None = None
     # How long the last lint (and conversion) of this document took.
     lint_s: float | None = None
-    # Its diagnostics as last converted (used by the engine's thread only).
-    lsp_cache: convert.DiagnosticCache | None = None
+    # Its conversion to LSP from one lint to the next (used by the engine's thread only).
+    conversion: forms.DocumentForms | None = None
     last_scheduled: float = 0.0
     inflight: tuple[int, asyncio.Future] | None = None
 
@@ -218,12 +216,15 @@ class Session:
             result = self.engine.lint(st.path, text, language_id, settings=self.settings_for(st.path))
         finally:
             self._overlay = {}
-        origins: list = []
-        if st.lsp_cache is None:
-            st.lsp_cache = convert.DiagnosticCache(self.server.converter.unstructure)
-        diags, rid, encoding = self.convert(st.path, result, version, versions, origins, st.lsp_cache)
+        if st.conversion is None:
+            st.conversion = self.document_forms()
+        published, encoding = self.convert(st.path, result, version, versions, st.conversion)
         st.lint_s = time.perf_counter() - started
-        return result, diags, rid, encoding, origins
+        return result, published, encoding
+
+    def document_forms(self) -> forms.DocumentForms:
+        converter = self.server.converter
+        return forms.DocumentForms(converter.unstructure, converter.structure)
 
     async def verified_fixes(self, result: LintResult, diags: list) -> list[set[int]]:
         """For each engine diagnostic of ``result``, the indices of its fixes
@@ -245,11 +246,10 @@ class Session:
         return await asyncio.get_running_loop().run_in_executor(self.executor, job)
 
     def convert(self, path: str, result: LintResult, version: int | None, versions: dict[str, int | None],
-                origins: list | None = None,
-                cache: convert.DiagnosticCache | None = None) -> tuple[list[types.Diagnostic], str, str]:
-        """LSP diagnostics of ``result`` (and their id); ``origins`` receives
-        the engine diagnostic each one was made from; ``cache`` holds the
-        document's previous conversion."""
+                document: forms.DocumentForms | None = None) -> tuple[forms.Published, str]:
+        """The LSP diagnostics of ``result`` (see ``forms``) and the position
+        encoding they are in; ``document`` holds the document's previous
+        conversion (None: a file that is not open)."""
         encoding = self.server.encoding
         sources: dict[str, SourceText] = {}
 
@@ -269,58 +269,10 @@ class Session:
         def version_of(p: str) -> int | None:
             return version if p == path else versions.get(p)
 
-        closed = cache is None
-        converter = self.server.converter
+        closed = document is None
         if closed:
-            cache = convert.DiagnosticCache(converter.unstructure)
-        cache.start()
-        diags = self._to_lsp(path, result, source_of, version_of, origins, cache)
-        # A closed file's report (a workspace scan) has no cache to compare
-        # with: its id is a hash of what it says, the same in the next scan.
-        rid = convert.result_id(diags, converter) if closed else cache.result_id(diags)
-        return diags, rid, encoding
-
-    def _to_lsp(self, path: str, result: LintResult, source_of, version_of, origins: list | None,
-                cache: convert.DiagnosticCache) -> list[types.Diagnostic]:
-        """Diagnostics of this document; those found in a --config file it
-        reads are shown on the word naming that file, pointing at the place."""
-        home: dict[int, Any] = {}
-        # Only launches with findings in another file need their anchor: a
-        # launch's invocation is read lazily, and reading all of them on
-        # every keystroke would undo the engine's reuse.
-        foreign = any(d.path != path for d in result.diagnostics)
-        for lr in result.launches if foreign else ():
-            if not any(d.path != path for d in lr.diagnostics):
-                continue
-            ref = lr.invocation.config_path if lr.invocation is not None else None
-            anchor = ref.span if ref is not None and ref.path is None else lr.launch.entry_span
-            for d in lr.diagnostics:
-                home[id(d)] = anchor
-        out = []
-        for d in result.diagnostics:
-            if d.path == path:
-                out.append(cache.to_lsp(d, source_of, version_of))
-                if origins is not None:
-                    origins.append(d)
-                continue
-            anchor = home.get(id(d))
-            if anchor is None:
-                continue
-            src = source_of(d.path)
-            line, col = src.position(d.span.start)
-            moved = replace(
-                d,
-                path=path,
-                span=anchor,
-                message=f"{os.path.basename(d.path)}:{line + 1}:{col + 1}: {d.message}",
-                related=[Related(d.path, d.span, d.message)] + list(d.related),
-            )
-            lsp = cache.to_lsp(moved, source_of, version_of)
-            lsp.data["origin"] = convert.uri_of(d.path)
-            out.append(lsp)
-            if origins is not None:
-                origins.append(d)
-        return out
+            document = self.document_forms()
+        return document.convert(result, path, encoding, source_of, version_of, closed=closed), encoding
 
     def schedule(self, uri: str, delay: float | None = None, *, publish: bool = True) -> None:
         st = self.docs.get(uri)
@@ -388,7 +340,7 @@ class Session:
             st.inflight = (stamp, fut)
             self.lints_running += 1
             try:
-                result, diags, rid, encoding, origins = await asyncio.shield(fut)
+                result, published, encoding = await asyncio.shield(fut)
             except asyncio.CancelledError:
                 # Cancelled by a newer edit: the worker finishes this lint,
                 # but nobody will publish it.
@@ -404,7 +356,7 @@ class Session:
                 # describe text that no longer exists.
                 server.log_info(f"dropped the lint of {uri} v{version}: the document changed meanwhile")
                 continue
-            self._take(st, stamp, version, (result, diags, rid, encoding, origins), publish)
+            self._take(st, stamp, version, (result, published, encoding), publish)
             return st
         return None
 
@@ -421,11 +373,10 @@ class Session:
         self._settle_heap()
 
     def _accept(self, st: DocState, stamp: int, version: int | None, result: LintResult,
-                diags: list[types.Diagnostic], rid: str, encoding: str, origins: list) -> None:
+                published: forms.Published, encoding: str) -> None:
         """Make a lint of the document's current text its state."""
         st.result, st.result_stamp, st.result_version, st.encoding = result, stamp, version, encoding
-        st.latest = (diags, rid)
-        st.origins = origins
+        st.latest = published
         st.deps = frozenset(p for p in result.sources if p != st.path)
         st.config_release = next(
             (lr.release.version for lr in result.launches if lr.launch.entry is Entry.CONFIG_FILE), st.config_release
@@ -463,13 +414,14 @@ class Session:
     def show(self, st: DocState) -> None:
         """Make the document's latest lint the diagnostics the editor sees:
         pushed to it, or returned to its next pull."""
-        st.diagnostics, st.result_id = st.latest
+        st.shown = st.latest
+        st.result_id = st.shown.result_id if st.shown is not None else None
         st.diagnostics_version = st.result_version
-        if self.pull or st.published_id == st.result_id:
+        if self.pull or st.published_id == st.result_id or st.shown is None:
             return
         st.published_id = st.result_id
         self.server.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=st.uri, diagnostics=st.diagnostics, version=st.diagnostics_version)
+            types.PublishDiagnosticsParams(uri=st.uri, diagnostics=st.shown.encoded(), version=st.diagnostics_version)
         )
 
     def invalidate(self, uris_: list[str], *, reason: str) -> None:

@@ -310,8 +310,11 @@ class _Reader:
         self.order: list[_Stage] = []  # every stage, in order
 
     def run(self) -> None:
+        # By table, not by name: SHELL (or any word) must not reach a helper.
+        handlers = {"FROM": self._from, "ARG": self._arg, "ENV": self._env,
+                    "ENTRYPOINT": self._entrypoint, "CMD": self._cmd}
         for inst in _instructions(self.text):
-            handler = getattr(self, "_" + inst.keyword.lower(), None)
+            handler = handlers.get(inst.keyword.upper())
             if handler is not None:
                 handler(inst)
         self._finish_stage()

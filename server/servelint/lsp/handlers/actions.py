@@ -43,19 +43,14 @@ def _overlaps(a: types.Range, b: types.Range) -> bool:
     return a0 <= b1 and b0 <= a1
 
 
-def _same(a: types.Diagnostic, b: types.Diagnostic) -> bool:
-    return a.range == b.range and a.code == b.code and a.message == b.message
-
-
 def _data_of(st: "DocState", d: types.Diagnostic) -> dict | None:
     """The diagnostic's data, or the one the server published for it (some
     clients, e.g. Neovim 0.7, do not send ``data`` back)."""
     if isinstance(d.data, dict):
         return d.data
-    for mine in st.diagnostics:
-        if _same(mine, d) and isinstance(mine.data, dict):
-            return mine.data
-    return None
+    k = st.shown.index(d) if st.shown is not None else None
+    data = st.shown.data(k) if k is not None else None
+    return data if isinstance(data, dict) else None
 
 
 async def code_actions(ls: "ServelintServer", params: types.CodeActionParams) -> list[types.CodeAction]:
@@ -89,10 +84,10 @@ async def _working(ls: "ServelintServer", st: "DocState", d: types.Diagnostic, d
     version, which the client refuses, or are not offered: see ``_current``)."""
     if not data.get("fixes") or st.result is None or data.get("version") != st.result_version:
         return None
-    for mine, origin in zip(st.latest[0], st.origins):
-        if _same(mine, d):
-            return (await ls.session.verified_fixes(st.result, [origin]))[0]
-    return None
+    k = st.latest.index(d) if st.latest is not None else None
+    if k is None:
+        return None
+    return (await ls.session.verified_fixes(st.result, [st.latest.origins[k]]))[0]
 
 
 def _fix_actions(ls: "ServelintServer", d: types.Diagnostic, data: dict,
@@ -173,11 +168,14 @@ async def _fix_all(ls: "ServelintServer", uri: str) -> types.CodeAction | None:
     chosen: convert.DocEdits = {}
     taken: dict[str, list[types.Range]] = {}
     count = 0
-    diags, origins = st.latest[0], st.origins
+    latest = st.latest
+    origins = latest.origins if latest is not None else []
     fixable = [k for k, o in enumerate(origins) if any(f.safe for f in o.fixes)]
     working = dict(zip(fixable, await ls.session.verified_fixes(st.result, [origins[k] for k in fixable])))
-    for k, d in enumerate(diags):
-        data = d.data if isinstance(d.data, dict) else {}
+    # Only a diagnostic with a safe fix can add one: the others are not decoded.
+    for k in fixable:
+        data = latest.data(k)
+        data = data if isinstance(data, dict) else {}
         fixes = [f for i, f in enumerate(data.get("fixes") or [])
                  if isinstance(f, dict) and f.get("safe") and i in working.get(k, ())]
         fixes.sort(key=lambda f: not f.get("preferred"))

@@ -29,7 +29,8 @@ async def document_diagnostic(ls: "ServelintServer", params: types.DocumentDiagn
         st = fresh or st
     if st.result_id is not None and params.previous_result_id == st.result_id:
         return types.RelatedUnchangedDocumentDiagnosticReport(result_id=st.result_id)
-    return types.RelatedFullDocumentDiagnosticReport(items=st.diagnostics, result_id=st.result_id)
+    items = st.shown.encoded() if st.shown is not None else []
+    return types.RelatedFullDocumentDiagnosticReport(items=items, result_id=st.result_id)
 
 
 @guard(lambda: types.WorkspaceDiagnosticReport(items=[]))
@@ -50,7 +51,8 @@ async def workspace_diagnostic(ls: "ServelintServer", params: types.WorkspaceDia
                 uri=uri, version=st.diagnostics_version, result_id=st.result_id))
         else:
             items.append(types.WorkspaceFullDocumentDiagnosticReport(
-                uri=uri, version=st.diagnostics_version, items=st.diagnostics, result_id=st.result_id))
+                uri=uri, version=st.diagnostics_version, items=st.shown.encoded() if st.shown is not None else [],
+                result_id=st.result_id))
     # Files on disk that are not open: the Problems panel shows them too.
     items.extend(await ls.scan.reports(previous, params.work_done_token))
     return types.WorkspaceDiagnosticReport(items=items)

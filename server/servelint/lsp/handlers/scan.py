@@ -20,6 +20,7 @@ from lsprotocol import types
 from ...engine import Engine
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..forms import Published
     from ..server import ServelintServer
 
 # A workspace with more candidate files than this is a monorepo or a data
@@ -30,7 +31,7 @@ MAX_FILES = 2000
 @dataclass
 class _Report:
     stamp: tuple
-    diagnostics: list[types.Diagnostic]
+    diagnostics: "Published"
     result_id: str
     deps: frozenset[str]  # --config files the lint read
 
@@ -83,8 +84,8 @@ class WorkspaceScan:
             self._engine = Engine(ls.session.base_settings, read_file=ls.session.read_file, records=ls.session.engine.records)
         result = self._engine.lint(path, text, settings=ls.session.settings_for(path))
         self._engine.forget(path)
-        diags, rid, _ = ls.session.convert(path, result, None, {})
-        return _Report(stamp, diags, rid, frozenset(p for p in result.sources if p != path))
+        published, _ = ls.session.convert(path, result, None, {})
+        return _Report(stamp, published, published.result_id, frozenset(p for p in result.sources if p != path))
 
     async def reports(self, previous: dict[str, str], token) -> list:
         async with self._lock:
@@ -132,7 +133,7 @@ class WorkspaceScan:
                     uri=uri, version=None, result_id=report.result_id))
             else:
                 items.append(types.WorkspaceFullDocumentDiagnosticReport(
-                    uri=uri, version=None, items=report.diagnostics, result_id=report.result_id))
+                    uri=uri, version=None, items=report.diagnostics.encoded(), result_id=report.result_id))
         return items
 
     async def _begin(self, token, count: int):

@@ -1,0 +1,56 @@
+"""A keystroke reads the launch it changed, not the launches it moved.
+
+The re-parse moves every launch below an edit without shifting its words
+(``model.MovedLaunch``: they are shifted when first read); the engine keeps
+their findings, moved, without reading them.  Reading one field of each
+(``Launch.build``, say) would shift every launch below the edit on every
+keystroke: the keystroke would cost the file, not the launch.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from servelint.engine import Engine
+from servelint.model import MovedLaunch
+from servelint.settings import Settings
+
+SETTINGS = Settings(vllm_version="0.33.0", use_installed_vllm=False, max_launches=0)
+
+SCRIPT = "#!/bin/sh\n" + "".join(f"vllm serve Qwen/Qwen3-8B --port {8000 + i} --max-modl-len 4096 &\n"
+                                 for i in range(30))
+
+MANIFEST = "---\n".join(
+    f"""apiVersion: v1
+kind: Pod
+metadata:
+  name: vllm-{i}
+spec:
+  containers:
+    - name: vllm
+      image: vllm/vllm-openai:v0.33.0
+      args: ["Qwen/Qwen3-8B", "--port", "{8000 + i}", "--max-modl-len", "4096"]
+"""
+    for i in range(30)
+)
+
+@pytest.mark.parametrize("name, text, typed_after", [
+    ("run.sh", SCRIPT, "--port 8000"),
+    ("pods.yaml", MANIFEST, '"--port", "8000'),
+])
+def test_the_launches_an_edit_moved_stay_unread(name, text, typed_after):
+    engine = Engine(SETTINGS)
+    first = engine.lint(name, text)
+    assert len(first.launches) == 30
+    assert all(any(d.code == "SL101" for d in lr.diagnostics) for lr in first.launches)
+    at = text.index(typed_after) + len(typed_after)
+    edited = text[:at] + "1" + text[at:]  # the first launch's port: 80001
+    result = engine.lint(name, edited)
+
+    below = [lr.launch for lr in result.launches[1:]]
+    assert all(isinstance(launch, MovedLaunch) for launch in below)
+    assert [k for k, launch in enumerate(below, 1) if not launch.unread] == []
+    # Their findings moved with them all the same.
+    fresh = Engine(SETTINGS).lint(name, edited)
+    assert [(d.span, d.code, d.message) for d in result.diagnostics] == [
+        (d.span, d.code, d.message) for d in fresh.diagnostics]
