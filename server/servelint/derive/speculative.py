@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..knowledge import validators
+from ..knowledge.validators import VllmCheck
 from ..values import effective, human_readable_int
 from .base import FrozenValue, Value, at_least, is_int
 from .flags import config_key, json_keys_known, json_of, value_of, written
@@ -225,3 +227,254 @@ def draft_model_config(ctx: "View", name: str) -> dict | None:
     cfg = res.config
     return cfg if hasattr(cfg, "get") else None
 
+
+# -- What ``SpeculativeConfig.__post_init__`` makes of the args ---------------
+
+# From 0.26.0 a dotted ``model`` becomes ``custom_class`` only when no method
+# is given; 0.25.0 turns any model with a "." and no "/" into one, whatever
+# the method (vllm/config/speculative.py ``__post_init__``, 0.25.0:637).
+CUSTOM_PATH_INFERENCE = VllmCheck(
+    "speculative.custom_path_inference",
+    "if self.method is None and SpeculativeConfig._is_custom_proposer_path(",
+    "vllm/config/speculative.py", code=True,
+)
+VLLM_FACTS = (CUSTOM_PATH_INFERENCE,)
+
+# Every model type and architecture name that ``SpeculativeConfig.
+# hf_config_override`` tests, in any release 0.25.0-0.33.0 (the string
+# constants of the function, read with ``ast``): a draft config that names
+# none of them keeps its ``model_type``, so it is an MTP draft only if that
+# type already is one.  The draft of ``method: mtp`` without a ``model`` is
+# the target itself.
+_OVERRIDE_NAMES = frozenset({
+    "BailingMoeV2_5ForCausalLM", "BailingMoeV3ForCausalLM", "BailingMoeV3VLForConditionalGeneration",
+    "Glm4MoeForCausalLM", "Glm4MoeLiteForCausalLM", "GlmOcrForConditionalGeneration", "MiMoForCausalLM",
+    "MiMoV2FlashForCausalLM", "MiMoV2ForCausalLM", "MiMoV2OmniForCausalLM", "MiniMaxM3MTP",
+    "MiniMaxM3SparseForConditionalGeneration", "MistralLarge3ForCausalLM", "NemotronH_Omni_Reasoning_V3",
+    "NemotronH_Super_Omni_Reasoning_V3", "RadioMBartPrefixForCausalLM", "Step3p5ForCausalLM",
+    "Step3p7ForConditionalGeneration", "Step5ForCausalLM", "Step5ForConditionalGeneration",
+    "bailing_hybrid", "deepseek_v3", "deepseek_v32", "deepseek_v4", "deepseek_v41", "dots3_note", "ernie4_5_moe",
+    "exaone_moe", "gemma4_assistant", "gemma4_unified_assistant", "glm5_next", "glm_moe_dsa", "hy_v3", "hy_v4",
+    "inkling_mm_model", "inkling_model", "intern_s2_preview", "interns2_mobius", "kimi_k3", "longcat_flash",
+    "longcat_flash_ngram", "minimax_m3_vl", "muse_glimmer_assistant", "nemotron_h", "nemotron_h_puzzle",
+    "pangu_ultra_moe", "qwen3_5", "qwen3_5_moe", "qwen3_5_moe_text", "qwen3_5_text", "qwen3_next", "qwen4_exp",
+    "qwen4_exp_text", "step3p5", "step3p7", "step5", "step5_vl",
+})
+# The model types ``hf_config_override`` turns into ``deepseek_mtp``, whose
+# ``n_predict`` is ``num_nextn_predict_layers`` (every release 0.25.0-0.33.0).
+DEEPSEEK_MTP_TYPES = frozenset({"deepseek_v3", "deepseek_v32", "glm_moe_dsa", "deepseek_mtp"})
+# Draft architectures ``__post_init__`` detects a method from, or rewrites
+# (DFlash, DSpark): a draft naming one is not modelled here.
+_SPECIAL_DRAFT_ARCHITECTURES = frozenset({
+    "MuseGlimmerAssistantModel", "Qwen3DSparkModel", "Qwen3OmniDSparkModel", "MuseSparkDSparkModel",
+    "Gemma4DSparkModel", "DSparkDraftModel", "K3DSparkModel", "ParseAuxMTPModel",
+})
+# The methods the branch of ``__post_init__`` that loads a draft model keeps as given.
+_KEPT_METHODS = ("eagle", "eagle3", "dflash", "dspark")
+# The name parts it detects a method from, in its order.
+_NAMED_METHODS = (("eagle-", "eagle"), ("eagle3", "eagle3"), ("dflash", "dflash"), ("dspark", "dspark"))
+
+
+def field_info(inv: "Invocation", name: str) -> dict:
+    """The release's schema entry of ``SpeculativeConfig`` field ``name`` ({} when it has none)."""
+    opt = inv.knowledge.by_dest.get("speculative_config")
+    fields = ((getattr(opt, "json", None) or {}).get("fields") or {}) if opt is not None else {}
+    info = fields.get(name)
+    return info if isinstance(info, dict) else {}
+
+
+def has_field(inv: "Invocation", name: str) -> bool:
+    """Whether ``SpeculativeConfig`` has field ``name`` in the launch's release."""
+    return bool(field_info(inv, name))
+
+
+def method_choices(inv: "Invocation") -> frozenset:
+    """The ``SpeculativeMethod`` Literal of the release (the ``method`` field's choices)."""
+    return frozenset(field_info(inv, "method").get("choices") or ())
+
+
+def mtp_types(inv: "Invocation") -> frozenset:
+    """``MTPModelTypes`` of the release: the methods named ``mtp`` or ``*_mtp``
+    (vllm/config/speculative.py, every release 0.25.0-0.33.0)."""
+    return frozenset(m for m in method_choices(inv) if m == "mtp" or m.endswith("_mtp"))
+
+
+def mtp_draft(inv: "Invocation", draft: dict) -> bool | None:
+    """Whether the draft's ``model_type``, after ``hf_config_override``, is
+    one of ``MTPModelTypes`` (what makes ``__post_init__`` pick ``mtp``); None
+    when servelint does not model what the override makes of it."""
+    mtype = draft.get("model_type")
+    archs = draft.get("architectures")
+    if not isinstance(mtype, str) or not isinstance(archs, list) or not archs:
+        return None  # hf_config_override reads architectures[0]
+    if mtype in mtp_types(inv) or mtype in DEEPSEEK_MTP_TYPES:
+        return True
+    if mtype == "mtp" or mtype.endswith("_mtp"):
+        return None
+    text = draft.get("text_config") if isinstance(draft.get("text_config"), dict) else {}
+    if "num_mtp_layers" in draft or "num_mtp_layers" in text:
+        return None  # the Transformers backend's MTP (0.33.0)
+    names = {mtype, text.get("model_type"), *(a for a in archs if isinstance(a, str))}
+    if mtype == "nemotron_h":
+        # An MTP variant only with ``num_nextn_predict_layers`` > 0 (its
+        # Transformers default is 0).
+        layers = draft.get("num_nextn_predict_layers", 0)
+        if not is_int(layers):
+            return None
+        if layers > 0:
+            return True
+        names.discard("nemotron_h")
+    if names & _OVERRIDE_NAMES or mtype in "pangu_ultra_moe" or "exaone4_5" in mtype:
+        return None  # ``in ("pangu_ultra_moe")`` is a substring test; so is ``"exaone4_5" in``
+    return False
+
+
+class Proposer(Value):
+    """What ``SpeculativeConfig.__post_init__`` makes of the speculative args.
+
+    ``method``: the method it ends with (inferred, renamed, detected from the
+    draft), None when servelint cannot tell.  ``branch``: which part of
+    ``__post_init__`` runs: "ngram", "suffix", "custom_class",
+    "extract_hidden_states", "draft" (a draft model is loaded), "none" (no
+    model and no token count: nothing is built), or None when it raises
+    first (``fails`` says which: "no_model", "custom_class",
+    "unsupported").  ``model``: the draft model (the target's for ``mtp`` and
+    ``dspark`` without one, ``target_draft``).  ``draft``: the draft's
+    config.json, None when not at hand.  ``renamed``: a deprecated MTP
+    method name vLLM replaced with ``mtp``.  ``n_predict``: the draft's
+    ``n_predict`` when servelint knows it (``n_predict_known``).
+    """
+
+    _fields = ("args", "method", "branch", "model", "draft", "target_draft", "fails", "renamed",
+               "n_predict", "n_predict_known")
+
+    def __init__(self, args: SpeculativeArgs, method: str | None, branch: str | None, model: str | None = None,
+                 draft: dict | None = None, target_draft: bool = False, fails: str | None = None,
+                 renamed: str | None = None, n_predict: int | None = None, n_predict_known: bool = False) -> None:
+        self.args = args
+        self.method = method
+        self.branch = branch
+        self.model = model
+        self.draft = draft
+        self.target_draft = target_draft
+        self.fails = fails
+        self.renamed = renamed
+        self.n_predict = n_predict
+        self.n_predict_known = n_predict_known
+
+
+def proposer(ctx: "View") -> Proposer | None:
+    """The speculative config after ``__post_init__`` infers its method and
+    draft (None: no speculative config, or one vLLM refuses before:
+    a key of the wrong type, a method outside the Literal)."""
+    return memo(ctx.invocation, (proposer,), lambda: _proposer(ctx))
+
+
+def target_config(ctx: "View") -> dict | None:
+    """The target's config.json as the draft of ``mtp``/``dspark`` without a
+    ``model`` reads it (the target's path, its own config; a dict
+    ``--hf-overrides`` is not applied to the draft), or None."""
+    model = ctx.model
+    if model is None or model.config is None or model.inferred or written(ctx.invocation, "hf_overrides"):
+        return None
+    cfg = model.config
+    return cfg if hasattr(cfg, "get") else None
+
+
+def _infer_method(inv: "Invocation", method: str | None, model: str | None) -> str:
+    """The first lines of ``__post_init__``: the method when none is given."""
+    if validators.has(CUSTOM_PATH_INFERENCE.key, inv.version):
+        if method is None and model is not None and is_custom_proposer_path(model):
+            return "custom_class"
+    elif (model is not None and "." in model and "/" not in model
+          and not model.startswith(("http://", "https://", "file://"))):
+        return "custom_class"
+    if method is None:
+        return "ngram" if model in ("ngram", "[ngram]") else "draft_model"
+    return method
+
+
+def _proposer(ctx: "View") -> Proposer | None:
+    """``SpeculativeConfig.__post_init__`` (vllm/config/speculative.py,
+    0.25.0:627 .. 0.33.0:1258): the method inferred, a deprecated MTP name
+    replaced, the model filled in for methods without one, then the branch
+    per method; in the draft-model branch the method detected from the
+    draft's name and config (``eagle-``/``eagle3``/``dflash``/``dspark`` in
+    the name, an MTP ``model_type`` after ``hf_config_override``), else
+    ``NotImplementedError`` for a method other than ``draft_model``."""
+    s = speculative_args(ctx)
+    if s is None:
+        return None
+    inv = ctx.invocation
+    method, model, tokens = s.method, s.model, s.tokens
+    if method is False or model is False or tokens is False:
+        return None
+    choices = method_choices(inv)
+    if method is not None and choices and method not in choices:
+        return None  # pydantic refuses it first (invalid-value)
+    method = _infer_method(inv, method, model)
+    renamed = None
+    if method != "mtp" and method in mtp_types(inv):
+        renamed, method = method, "mtp"
+    target_draft = False
+    if model is None and tokens is not None:
+        if method in ("mtp", "dspark"):
+            word = inv.model
+            if word is not None and not word.exact:
+                return None
+            target = inv.model_name
+            model, target_draft = target, True
+        elif method == "ngram":
+            model = "ngram"
+        elif method in ("ngram_gpu", "suffix", "extract_hidden_states"):
+            model = method
+        elif method == "custom_class":
+            return Proposer(s, method, None, fails="custom_class", renamed=renamed)
+        else:
+            return Proposer(s, method, None, fails="no_model", renamed=renamed)
+    if method in ("ngram", "ngram_gpu"):
+        return Proposer(s, method, "ngram", model, renamed=renamed)
+    if method in ("suffix", "custom_class", "extract_hidden_states"):
+        return Proposer(s, method, method, model, renamed=renamed)
+    if model is None:
+        return Proposer(s, method, "none", renamed=renamed)
+    draft = target_config(ctx) if target_draft else draft_model_config(ctx, model)
+    final = _detect(ctx, method, model, draft)
+    if final == "unsupported":
+        return Proposer(s, method, None, model, draft, target_draft, fails="unsupported", renamed=renamed)
+    n_predict, known = None, False
+    if draft is not None and final == "mtp" and draft.get("model_type") in DEEPSEEK_MTP_TYPES:
+        n_predict, known = draft.get("num_nextn_predict_layers"), True
+    elif draft is not None and final == "draft_model":
+        n_predict, known = draft.get("n_predict"), True
+    if known and n_predict is not None and not is_int(n_predict):
+        n_predict, known = None, False
+    return Proposer(s, final, "draft", model, draft, target_draft, renamed=renamed, n_predict=n_predict,
+                    n_predict_known=known)
+
+
+def _detect(ctx: "View", method: str, model: str, draft: dict | None) -> str | None:
+    """The method the draft-model branch settles on, "unsupported" when it
+    raises ``NotImplementedError``, None when servelint cannot tell."""
+    if method in _KEPT_METHODS:
+        return method
+    lower = model.lower()
+    for part, named in _NAMED_METHODS:
+        if part in lower:
+            return named
+    if draft is None:
+        return None
+    archs = draft.get("architectures")
+    if not isinstance(archs, list) or not archs or not all(isinstance(a, str) for a in archs):
+        return None
+    if set(archs) & _SPECIAL_DRAFT_ARCHITECTURES:
+        return None
+    mtype = draft.get("model_type")
+    if not at_least(ctx.version, "0.33.0") and mtype in ("medusa", "mlp_speculator"):
+        return mtype
+    mtp = mtp_draft(ctx.invocation, draft)
+    if mtp is None:
+        return None
+    if mtp:
+        return "mtp"
+    return "draft_model" if method == "draft_model" else "unsupported"
