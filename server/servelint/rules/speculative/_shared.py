@@ -1,0 +1,124 @@
+"""What the speculative-decoding rules share: findings on the key of the
+speculative config that a check is about."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...derive.flags import config_key
+from ...jsonpos import locate
+from ..base import Finding, vllm_source
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...argv import Flag
+    from ...derive.speculative import SpeculativeArgs
+    from ...text import Span
+    from ..base import Context
+
+# The ``--spec-*`` shortcut of each key (engine/arg_utils.py ``create_speculative_config``).
+_SHORTCUTS = {"spec_method": "method", "spec_model": "model", "spec_tokens": "num_speculative_tokens"}
+
+
+def speculative_written(ctx: "Context") -> bool:
+    """Whether the launch writes a speculative config at all (the cheap
+    first test of every rule here)."""
+    inv = ctx.invocation
+    return any(inv.last(dest) is not None for dest in ("speculative_config", "spec_method", "spec_model", "spec_tokens"))
+
+
+def int_key(args: "SpeculativeArgs", key: str) -> int | None:
+    """An integer key as written (None: absent or not an integer; pydantic
+    refuses some of those itself, invalid-value reports them)."""
+    value = args.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def number_key(args: "SpeculativeArgs", key: str) -> float | None:
+    """A number key as written (None: absent or not a number)."""
+    value = args.get(key)
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def settled_method(p) -> str | None:
+    """The method ``__post_init__`` ends with, when it gets that far and
+    servelint can tell (not for a config with neither model nor token count,
+    whose method depends on what the user adds)."""
+    if p is None or p.fails is not None or p.branch in (None, "none"):
+        return None
+    return p.method
+
+
+def final_tokens(p) -> int | None:
+    """``num_speculative_tokens`` once ``__post_init__`` is done: as written,
+    else a plain draft's ``n_predict`` (None: servelint cannot tell)."""
+    if p is None:
+        return None
+    tokens = p.args.tokens
+    if isinstance(tokens, int) and tokens is not True and tokens is not False:
+        return tokens
+    if tokens is None and p.branch == "draft" and p.method != "mtp" and p.n_predict_known:
+        n = p.n_predict
+        if isinstance(n, int) and not isinstance(n, bool) and n > 0:
+            return n
+    return None
+
+
+def draft_loads(ctx: "Context", p) -> bool:
+    """Whether vLLM builds the draft's ``ModelConfig`` as servelint sees it:
+    its config.json is at hand and names an architecture the release
+    registers (the target's own config when the draft is the target)."""
+    if p.draft is None:
+        return False
+    if p.target_draft:
+        return True
+    archs = p.draft.get("architectures")
+    if not isinstance(archs, list) or not archs or not isinstance(archs[0], str):
+        return False
+    return ctx.knowledge.architectures.get(archs[0]) is not None
+
+
+def path_of(ctx: "Context", flag: "Flag") -> str:
+    """The file a flag is written in (the ``--config`` file for its keys)."""
+    return (flag.word.path if flag.word is not None else None) or ctx.path
+
+
+def key_site(ctx: "Context", args: "SpeculativeArgs", key: str) -> "tuple[Flag, Span]":
+    """The flag that writes ``key`` of the speculative config and the span of
+    the key in it: the key inside the JSON text, a dotted key's flag name, a
+    shortcut's name; the last speculative flag's name when none shows it."""
+    version = ctx.version
+    for flag in reversed(args.flags):
+        dest = flag.dest
+        if dest in _SHORTCUTS:
+            if _SHORTCUTS[dest] == key:
+                return flag, flag.name_span
+            continue
+        if flag.dotted_key is not None:
+            if config_key(version, "speculative_config", flag.dotted_key.split(".", 1)[0]) == key:
+                return flag, flag.name_span
+            continue
+        for word in flag.values:
+            if word.role == "config-value" or not word.exact:
+                continue
+            node = locate(word.text)
+            if node is None:
+                continue
+            for written, child in node.children.items():
+                if isinstance(written, str) and config_key(version, "speculative_config", written) == key:
+                    return flag, word.sub(child.key_start, child.key_end)
+    anchor = args.anchor
+    return anchor, anchor.name_span
+
+
+def finding(ctx: "Context", args: "SpeculativeArgs", key: str, vllm_message: str | None, check: str | None, *,
+            message: str | None = None, note: str = "", severity=None, related=None) -> Finding:
+    """A finding on ``key`` of the speculative config whose text is vLLM's
+    message (or servelint's own ``message``) plus servelint's clause ``note``,
+    with the place of vLLM check ``check`` in the launch's release."""
+    flag, span = key_site(ctx, args, key)
+    text = message or vllm_message or ""
+    if note:
+        text = f"{text} ({note})"
+    return Finding(span, text, flag=flag.canonical, severity=severity, related=related or [],
+                   vllm_message=vllm_message, path=path_of(ctx, flag),
+                   data={"vllm_source": vllm_source(ctx, check)} if check else {})
