@@ -238,7 +238,6 @@ CUSTOM_PATH_INFERENCE = VllmCheck(
     "if self.method is None and SpeculativeConfig._is_custom_proposer_path(",
     "vllm/config/speculative.py", code=True,
 )
-VLLM_FACTS = (CUSTOM_PATH_INFERENCE,)
 
 # Every model type and architecture name that ``SpeculativeConfig.
 # hf_config_override`` tests, in any release 0.25.0-0.33.0 (the string
@@ -269,6 +268,9 @@ _SPECIAL_DRAFT_ARCHITECTURES = frozenset({
     "MuseGlimmerAssistantModel", "Qwen3DSparkModel", "Qwen3OmniDSparkModel", "MuseSparkDSparkModel",
     "Gemma4DSparkModel", "DSparkDraftModel", "K3DSparkModel", "ParseAuxMTPModel",
 })
+# Draft checkpoints whose own config class carries the method (vLLM's
+# ``_SPECULATIVE_DECODING_CONFIGS`` and the older Medusa/MLP speculators).
+_SPECULATOR_TYPES = frozenset({"eagle", "speculators", "medusa", "mlp_speculator"})
 # The methods the branch of ``__post_init__`` that loads a draft model keeps as given.
 _KEPT_METHODS = ("eagle", "eagle3", "dflash", "dspark")
 # The name parts it detects a method from, in its order.
@@ -406,6 +408,9 @@ def _proposer(ctx: "View") -> Proposer | None:
     if s is None:
         return None
     inv = ctx.invocation
+    served = ctx.model
+    if served is not None and served.config is not None and served.config.get("speculators_config") is not None:
+        return None  # a speculator served as the model: vLLM rewrites the launch from its config
     method, model, tokens = s.method, s.model, s.tokens
     if method is False or model is False or tokens is False:
         return None
@@ -462,6 +467,8 @@ def _detect(ctx: "View", method: str, model: str, draft: dict | None) -> str | N
     for part, named in _NAMED_METHODS:
         if part in lower:
             return named
+    if method == "medusa":
+        return method  # up to 0.32.0 its draft is loaded with ``model_type`` forced to medusa
     if draft is None:
         return None
     archs = draft.get("architectures")
@@ -470,11 +477,74 @@ def _detect(ctx: "View", method: str, model: str, draft: dict | None) -> str | N
     if set(archs) & _SPECIAL_DRAFT_ARCHITECTURES:
         return None
     mtype = draft.get("model_type")
-    if not at_least(ctx.version, "0.33.0") and mtype in ("medusa", "mlp_speculator"):
-        return mtype
+    if mtype in ("medusa", "mlp_speculator") and mtype in method_choices(ctx.invocation):
+        return mtype  # detected from the draft's type while they were methods (up to 0.32.0)
+    if draft.get("speculators_config") is not None or mtype in _SPECULATOR_TYPES:
+        return None  # a speculator checkpoint: its config decides (SpeculatorsConfig, EAGLEConfig)
     mtp = mtp_draft(ctx.invocation, draft)
     if mtp is None:
         return None
     if mtp:
         return "mtp"
     return "draft_model" if method == "draft_model" else "unsupported"
+
+
+# -- The draft's slots in the scheduler's token budget -------------------------
+
+# 0.25.0-0.27.1: the scheduled-token budget is the batched one less the
+# draft's slots of every sequence; later releases schedule the whole budget.
+SCHEDULED_MINUS_SLOTS = VllmCheck(
+    "speculative.scheduled_minus_slots", "max_num_batched_tokens - scheduled_token_delta",
+    "vllm/config/vllm.py", code=True,
+)
+# 0.25.0-0.27.1 ``max_num_new_slots_for_drafting``: parallel drafting first
+# (K - 1), plus one for a draft model.
+PARALLEL_SLOTS_FIRST = VllmCheck(
+    "speculative.parallel_slots_first", "slots_per_req = self.num_speculative_tokens - 1",
+    "vllm/config/speculative.py", code=True,
+)
+# 0.33.0: the budget is checked against ``VllmConfig.num_lookahead_tokens``.
+LOOKAHEAD_BUDGET = VllmCheck(
+    "speculative.lookahead_budget", "if max_num_batched_tokens <= self.num_lookahead_tokens:",
+    "vllm/config/vllm.py", code=True,
+)
+VLLM_FACTS = (CUSTOM_PATH_INFERENCE, SCHEDULED_MINUS_SLOTS, PARALLEL_SLOTS_FIRST, LOOKAHEAD_BUDGET)
+
+# ``SpeculativeConfig.use_eagle`` (every release 0.25.0-0.33.0).
+EAGLE_LIKE_METHODS = ("eagle", "eagle3", "mtp", "dflash", "dspark")
+
+
+def draft_slots(ctx: "View", p: Proposer, tokens: int) -> int | None:
+    """The per-request slots the drafter adds to the scheduler's token budget,
+    as ``VllmConfig._set_max_num_scheduled_tokens`` compares them: 0.33.0
+    ``num_lookahead_tokens`` (config/vllm.py :626: K + 1 for DFlash and
+    fill-in DSpark, K for the other EAGLE-style drafters and draft models,
+    else 0); before, ``SpeculativeConfig.max_num_new_slots_for_drafting``
+    (0.28.0-0.32.0: K for DFlash, K for a parallel draft model, K - 1 for
+    other parallel drafting, 1 for a draft model, else 0; 0.25.0-0.27.1:
+    K - 1 with parallel drafting, plus 1 for a draft model).  DFlash and
+    DSpark always draft in parallel.  None when servelint cannot tell."""
+    method = p.method
+    if method is None or p.fails is not None or p.branch in (None, "none"):
+        return None
+    parallel = p.args.get("parallel_drafting") is True or (p.branch == "draft" and method in ("dflash", "dspark"))
+    version = ctx.version
+    if validators.has(LOOKAHEAD_BUDGET.key, version):
+        fill_in = False
+        if method == "dspark":
+            if p.draft is None:
+                return None
+            fill_in = p.draft.get("sample_from_anchor", True) is not True
+        if method == "dflash" or fill_in:
+            return tokens + 1
+        if method in EAGLE_LIKE_METHODS or method == "draft_model":
+            return tokens
+        return 0
+    if validators.has(PARALLEL_SLOTS_FIRST.key, version):
+        slots = tokens - 1 if parallel else 0
+        return slots + 1 if method == "draft_model" else slots
+    if method == "dflash":
+        return tokens
+    if parallel:
+        return tokens if method == "draft_model" else tokens - 1
+    return 1 if method == "draft_model" else 0
