@@ -114,3 +114,45 @@ def test_adaptive_verification_is_reported_only_with_an_eager_mode_written():
     assert "SL443" not in codes(base)
     assert "SL443" in codes([*base, "--enforce-eager"])
     assert "SL443" in codes([*base, "-cc", '{"cudagraph_mode": "PIECEWISE"}'])
+
+
+# -- fixes --------------------------------------------------------------------
+
+
+def _fixed(text: str, code: str, tmp_path, version: str = "0.33.0") -> tuple[str, str] | None:
+    """(applicability, text after the fix) of the one verified fix of ``code``."""
+    from servelint.edits import apply
+    from servelint.engine import Engine
+    from servelint.settings import Settings
+
+    path = tmp_path / "run.sh"
+    path.write_text(text)
+    engine = Engine(Settings(vllm_version=version, use_installed_vllm=False))
+    result = engine.lint(str(path), text)
+    (d,) = [d for d in engine.checked(result) if d.code == code]
+    fixes = engine.verified_fixes(result, d)
+    if not fixes:
+        return None
+    (fix,) = fixes
+    return fix.applicability.value, apply(text, fix.edits)
+
+
+def test_the_deprecated_mtp_name_is_replaced_where_it_is_written(tmp_path):
+    ds = MODELS / "deepseek-v3"
+    json_form = f"vllm serve {ds} --speculative-config '{{\"method\": \"deepseek_mtp\", \"num_speculative_tokens\": 1}}'\n"
+    assert _fixed(json_form, "SL430", tmp_path) == (
+        "safe", f"vllm serve {ds} --speculative-config '{{\"method\": \"mtp\", \"num_speculative_tokens\": 1}}'\n")
+    shortcut = f"vllm serve {ds} --spec-method deepseek_mtp --spec-tokens 1\n"
+    assert _fixed(shortcut, "SL430", tmp_path) == ("safe", f"vllm serve {ds} --spec-method mtp --spec-tokens 1\n")
+
+
+def test_tensor_parallel_size_is_renamed_in_json_and_dotted_keys(tmp_path):
+    llama = MODELS / "llama"
+    json_form = (f"vllm serve {llama} --speculative-config "
+                 "'{\"method\": \"ngram\", \"num_speculative_tokens\": 3, \"tensor_parallel_size\": 1}'\n")
+    assert _fixed(json_form, "SL406", tmp_path) == ("unsafe", json_form.replace('"tensor_parallel_size"',
+                                                                                 '"draft_tensor_parallel_size"'))
+    dotted = (f"vllm serve {llama} --speculative-config.method ngram --speculative-config.num_speculative_tokens 3 "
+              "--speculative-config.tensor_parallel_size 1\n")
+    assert _fixed(dotted, "SL406", tmp_path) == ("unsafe", dotted.replace(".tensor_parallel_size",
+                                                                           ".draft_tensor_parallel_size"))

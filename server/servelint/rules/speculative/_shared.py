@@ -5,13 +5,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import json
+
+from ... import edits as ed
 from ...derive.flags import config_key
+from ...diagnostics import Applicability, Fix
 from ...jsonpos import locate
 from ..base import Finding, vllm_source
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...argv import Flag
     from ...derive.speculative import SpeculativeArgs
+    from ...diagnostics import Edit
     from ...text import Span
     from ..base import Context
 
@@ -122,3 +127,54 @@ def finding(ctx: "Context", args: "SpeculativeArgs", key: str, vllm_message: str
     return Finding(span, text, flag=flag.canonical, severity=severity, related=related or [],
                    vllm_message=vllm_message, path=path_of(ctx, flag),
                    data={"vllm_source": vllm_source(ctx, check)} if check else {})
+
+
+def key_fix(ctx: "Context", args: "SpeculativeArgs", key: str, title: str, applicability: Applicability, *,
+            new_key: str | None = None, new_value=None) -> Fix | None:
+    """A fix that renames ``key`` of the speculative config to ``new_key``,
+    or gives it ``new_value``, where it is written (inside the JSON text, a
+    dotted key's flag, a ``--spec-*`` shortcut); None when the file's text
+    is not at hand or the key is not written literally."""
+    edits = _key_edits(ctx, args, key, new_key, new_value)
+    return Fix(title, edits, applicability=applicability, preferred=True) if edits else None
+
+
+def _key_edits(ctx, args, key, new_key, new_value) -> "list[Edit] | None":
+    inv = ctx.invocation
+    version = ctx.version
+    for flag in reversed(args.flags):
+        path = path_of(ctx, flag)
+        text = ctx.text_of(path)
+        if text is None:
+            return None
+        dest = flag.dest
+        if dest in _SHORTCUTS:
+            if _SHORTCUTS[dest] != key:
+                continue
+            if new_key is not None or not isinstance(new_value, str):
+                return None
+            return ed.set_value(inv, ctx.text_of, ctx.path, flag, new_value)
+        if flag.dotted_key is not None:
+            if config_key(version, "speculative_config", flag.dotted_key) != key:
+                continue
+            if new_key is not None:
+                prefix = flag.written[: len(flag.written) - len(flag.dotted_key)]
+                return ed.rename_flag(flag, prefix + new_key, path)
+            shown = new_value if isinstance(new_value, str) else json.dumps(new_value)
+            return ed.set_value(inv, ctx.text_of, ctx.path, flag, shown)
+        for word in flag.values:
+            if word.role == "config-value" or not word.exact:
+                continue
+            node = locate(word.text)
+            if node is None:
+                continue
+            for written, child in node.children.items():
+                if not isinstance(written, str) or config_key(version, "speculative_config", written) != key:
+                    continue
+                style = ed.word_style(inv, word)
+                if new_key is not None:
+                    edit = ed.replace_in_word(text, word, child.key_start, child.key_end, json.dumps(new_key), style, path)
+                else:
+                    edit = ed.replace_in_word(text, word, child.start, child.end, json.dumps(new_value), style, path)
+                return [edit] if edit is not None else None
+    return None

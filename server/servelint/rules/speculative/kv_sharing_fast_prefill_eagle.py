@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...derive.flags import value_of
-from ...derive.speculative import proposer
+from ...derive.speculative import EAGLE_LIKE_METHODS, proposer
 from ...diagnostics import Category, Related, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule, vllm_source
@@ -17,8 +17,6 @@ _CHECK = VllmCheck(
 )
 _MESSAGE = ("Fast prefill optimization for KV sharing is not compatible with EAGLE as EAGLE requires correct "
             "logits for all tokens while fast prefill gives incorrect logits for prompt tokens.")
-# ``SpeculativeConfig.use_eagle`` (every release 0.25.0-0.33.0).
-_EAGLE_LIKE = ("eagle", "eagle3", "mtp", "dflash", "dspark")
 
 
 class KvSharingFastPrefillEagle(Rule):
@@ -70,7 +68,7 @@ class KvSharingFastPrefillEagle(Rule):
             return
         p = proposer(ctx)
         method = settled_method(p)
-        if method not in _EAGLE_LIKE:
+        if method not in EAGLE_LIKE_METHODS:
             return
         flag = fast.flags[-1]
         spec_flag, span = key_site(ctx, p.args, "method")

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...derive.speculative import proposer
-from ...diagnostics import Category, Severity
+from ...diagnostics import Applicability, Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
-from ._shared import finding, speculative_written
+from ._shared import finding, key_fix, speculative_written
 
 _CHECK = VllmCheck("speculative.mtp_method_deprecated", "method `%s` is deprecated and replaced with mtp.", "vllm/config/speculative.py")
 
@@ -33,6 +33,10 @@ class MtpDeprecatedMethodName(Rule):
     ## Fix
     Write `"method": "mtp"`.
 
+    ## Fix safety
+    Safe: vLLM replaces the name with `mtp` itself, before anything reads
+    it; the launch runs as before.
+
     ## Evidence
     The speculative config as written.
 
@@ -46,6 +50,7 @@ class MtpDeprecatedMethodName(Rule):
     severity = Severity.WARNING
     vllm_checks = (_CHECK,)
     reviewed = ("0.25.0", "0.33.0")
+    fixes = frozenset({Applicability.SAFE})
     anchor = "--speculative-config"
 
     def check(self, ctx: Context) -> Iterable[Finding]:
@@ -55,5 +60,9 @@ class MtpDeprecatedMethodName(Rule):
         if p is None or p.renamed is None:
             return
         message = f"method `{p.renamed}` is deprecated and replaced with mtp."
-        yield finding(ctx, p.args, "method", message, _CHECK.key,
-                      message=f"method `{p.renamed}` is deprecated: vLLM replaces it with mtp")
+        found = finding(ctx, p.args, "method", message, _CHECK.key,
+                        message=f"method `{p.renamed}` is deprecated: vLLM replaces it with mtp")
+        fix = key_fix(ctx, p.args, "method", "Write method mtp", Applicability.SAFE, new_value="mtp")
+        if fix is not None:
+            found.fixes.append(fix)
+        yield found

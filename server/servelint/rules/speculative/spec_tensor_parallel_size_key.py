@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...derive.speculative import speculative_args
-from ...diagnostics import Category, Severity
+from ...diagnostics import Applicability, Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
-from ._shared import finding, int_key, speculative_written
+from ._shared import finding, int_key, key_fix, speculative_written
 
 _CHECK = VllmCheck(
     "speculative.tensor_parallel_size_key", "'tensor_parallel_size' is not a valid argument in the speculative_config.",
@@ -41,6 +41,11 @@ class SpecTensorParallelSizeKey(Rule):
     Rename the key to `draft_tensor_parallel_size` (1 or the target's
     tensor-parallel size), or drop it: the draft then uses the target's.
 
+    ## Fix safety
+    Unsafe: the renamed key sets the draft's tensor-parallel size, which
+    vLLM otherwise takes from the target; it must then be 1 or the target's
+    (draft-tp-1-or-target-tp).
+
     ## Evidence
     The speculative config as written.
 
@@ -55,6 +60,7 @@ class SpecTensorParallelSizeKey(Rule):
     severity = Severity.ERROR
     vllm_checks = (_CHECK,)
     reviewed = ("0.25.0", "0.33.0")
+    fixes = frozenset({Applicability.UNSAFE})
     anchor = "--speculative-config"
 
     def check(self, ctx: Context) -> Iterable[Finding]:
@@ -63,4 +69,9 @@ class SpecTensorParallelSizeKey(Rule):
         s = speculative_args(ctx)
         if s is None or int_key(s, "tensor_parallel_size") is None:
             return
-        yield finding(ctx, s, "tensor_parallel_size", _MESSAGE, _CHECK.key)
+        found = finding(ctx, s, "tensor_parallel_size", _MESSAGE, _CHECK.key)
+        fix = key_fix(ctx, s, "tensor_parallel_size", "Rename the key to draft_tensor_parallel_size",
+                      Applicability.UNSAFE, new_key="draft_tensor_parallel_size")
+        if fix is not None:
+            found.fixes.append(fix)
+        yield found
