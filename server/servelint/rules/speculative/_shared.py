@@ -8,10 +8,12 @@ from typing import TYPE_CHECKING
 import json
 
 from ... import edits as ed
+from ...derive.base import is_int
 from ...derive.flags import config_key
+from ...derive.speculative import SPECULATIVE_DESTS
 from ...diagnostics import Applicability, Fix
 from ...jsonpos import locate
-from ..base import Finding, vllm_source
+from ..base import Finding, finding, path_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...argv import Flag
@@ -28,14 +30,14 @@ def speculative_written(ctx: "Context") -> bool:
     """Whether the launch writes a speculative config at all (the cheap
     first test of every rule here)."""
     inv = ctx.invocation
-    return any(inv.last(dest) is not None for dest in ("speculative_config", "spec_method", "spec_model", "spec_tokens"))
+    return any(inv.last(dest) is not None for dest in SPECULATIVE_DESTS)
 
 
 def int_key(args: "SpeculativeArgs", key: str) -> int | None:
     """An integer key as written (None: absent or not an integer; pydantic
     refuses some of those itself, invalid-value reports them)."""
     value = args.get(key)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    return value if is_int(value) else None
 
 
 def number_key(args: "SpeculativeArgs", key: str) -> float | None:
@@ -59,11 +61,11 @@ def final_tokens(p) -> int | None:
     if p is None:
         return None
     tokens = p.args.tokens
-    if isinstance(tokens, int) and tokens is not True and tokens is not False:
+    if is_int(tokens):
         return tokens
     if tokens is None and p.branch == "draft" and p.method != "mtp" and p.n_predict_known:
         n = p.n_predict
-        if isinstance(n, int) and not isinstance(n, bool) and n > 0:
+        if is_int(n) and n > 0:
             return n
     return None
 
@@ -80,11 +82,6 @@ def draft_loads(ctx: "Context", p) -> bool:
     if not isinstance(archs, list) or not archs or not isinstance(archs[0], str):
         return False
     return ctx.knowledge.architectures.get(archs[0]) is not None
-
-
-def path_of(ctx: "Context", flag: "Flag") -> str:
-    """The file a flag is written in (the ``--config`` file for its keys)."""
-    return (flag.word.path if flag.word is not None else None) or ctx.path
 
 
 def key_site(ctx: "Context", args: "SpeculativeArgs", key: str) -> "tuple[Flag, Span]":
@@ -115,18 +112,18 @@ def key_site(ctx: "Context", args: "SpeculativeArgs", key: str) -> "tuple[Flag, 
     return anchor, anchor.name_span
 
 
-def finding(ctx: "Context", args: "SpeculativeArgs", key: str, vllm_message: str | None, check: str | None, *,
-            message: str | None = None, note: str = "", severity=None, related=None) -> Finding:
-    """A finding on ``key`` of the speculative config whose text is vLLM's
-    message (or servelint's own ``message``) plus servelint's clause ``note``,
-    with the place of vLLM check ``check`` in the launch's release."""
+def key_finding(ctx: "Context", args: "SpeculativeArgs", key: str, vllm_message: str | None, check: str | None, *,
+                message: str | None = None, note: str = "", severity=None, related_to=None) -> Finding:
+    """``rules.base.finding`` on ``key`` of the speculative config (where
+    ``key_site`` finds it) rather than on a flag's name; ``check`` None: a
+    problem vLLM raises with no message of its own source (no vLLM place)."""
     flag, span = key_site(ctx, args, key)
-    text = message or vllm_message or ""
-    if note:
-        text = f"{text} ({note})"
-    return Finding(span, text, flag=flag.canonical, severity=severity, related=related or [],
-                   vllm_message=vllm_message, path=path_of(ctx, flag),
-                   data={"vllm_source": vllm_source(ctx, check)} if check else {})
+    found = finding(ctx, flag, vllm_message, check, message=message, note=note, related_to=related_to,
+                    severity=severity)
+    found.span = span
+    if check is None:
+        found.data = {}
+    return found
 
 
 def key_fix(ctx: "Context", args: "SpeculativeArgs", key: str, title: str, applicability: Applicability, *,

@@ -9,7 +9,7 @@ from ...diagnostics import Category, Severity
 from ...knowledge import validators
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
-from ._shared import finding, speculative_written
+from ._shared import key_finding, speculative_written
 
 _PATH = "vllm/config/speculative.py"
 _DSPARK_ONLY = VllmCheck("speculative.adaptive_dspark_only", "Adaptive verification only supported with DSpark", _PATH)
@@ -69,10 +69,10 @@ class AdaptiveVerificationMethod(Rule):
         if method is None or method == "dspark":
             return
         if validators.has(_DSPARK_ONLY.key, ctx.version):
-            yield finding(ctx, p.args, "enable_adaptive_verification", _DSPARK_ONLY.needle, _DSPARK_ONLY.key,
+            yield key_finding(ctx, p.args, "enable_adaptive_verification", _DSPARK_ONLY.needle, _DSPARK_ONLY.key,
                           note=f"the method is {method!r}")
         elif validators.has(_ARGMAX.key, ctx.version) and p.args.get("use_local_argmax_reduction") is True:
             message = ("Adaptive verification estimates per-position acceptance from the draft logits, which "
                        "use_local_argmax_reduction never materializes. Disable one of them.")
-            yield finding(ctx, p.args, "enable_adaptive_verification", message, _ARGMAX.key,
+            yield key_finding(ctx, p.args, "enable_adaptive_verification", message, _ARGMAX.key,
                           note=f"the method is {method!r}")

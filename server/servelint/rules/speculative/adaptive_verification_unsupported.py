@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.base import is_int
 from ...derive.flags import json_of, value_of
 from ...derive.speculative import speculative_args
-from ...diagnostics import Category, Related, Severity
+from ...diagnostics import Category, Severity
 from ...knowledge import validators
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, path_of, speculative_written
+from ..base import Context, Finding, Rule, related
+from ._shared import key_finding, speculative_written
 
 _PATH = "vllm/config/vllm.py"
 _LORA = VllmCheck("speculative.adaptive_lora", "Adaptive verification is not currently compatible with LoRA", _PATH)
@@ -87,23 +88,19 @@ class AdaptiveVerificationUnsupported(Rule):
         inv, version = ctx.invocation, ctx.version
         lora = value_of(inv, "enable_lora")
         if lora.how == "flag" and lora.value is True and validators.has(_LORA.key, version):
-            yield finding(ctx, s, "enable_adaptive_verification", _LORA.needle, _LORA.key,
-                          related=_related(ctx, lora.flags, "LoRA enabled here"))
+            yield key_finding(ctx, s, "enable_adaptive_verification", _LORA.needle, _LORA.key,
+                              related_to=related(ctx, lora.flags, "LoRA enabled here"))
             return
         mode, flag = _cudagraph_mode(ctx)
         if validators.has(_FULL.key, version) and mode in ("NONE", "PIECEWISE"):
-            yield finding(ctx, s, "enable_adaptive_verification", _FULL_MESSAGE, _FULL.key,
-                          note=f"cudagraph mode {mode}", related=_related(ctx, (flag,), "set here"))
+            yield key_finding(ctx, s, "enable_adaptive_verification", _FULL_MESSAGE, _FULL.key,
+                              note=f"cudagraph mode {mode}", related_to=related(ctx, (flag,), "set here"))
             return
         if validators.has(_EAGER.key, version) and mode == "NONE":
-            yield finding(ctx, s, "enable_adaptive_verification", _EAGER.needle, _EAGER.key,
-                          related=_related(ctx, (flag,), "set here"))
+            yield key_finding(ctx, s, "enable_adaptive_verification", _EAGER.needle, _EAGER.key,
+                              related_to=related(ctx, (flag,), "set here"))
             return
         pp = value_of(inv, "pipeline_parallel_size")
-        if pp.how == "flag" and isinstance(pp.value, int) and pp.value > 1 and validators.has(_PP.key, version):
-            yield finding(ctx, s, "enable_adaptive_verification", _PP.needle, _PP.key,
-                          related=_related(ctx, pp.flags, "pipeline parallelism set here"))
-
-
-def _related(ctx: Context, flags, message: str) -> list[Related]:
-    return [Related(path_of(ctx, f), f.name_span, message) for f in flags if f is not None]
+        if pp.how == "flag" and is_int(pp.value) and pp.value > 1 and validators.has(_PP.key, version):
+            yield key_finding(ctx, s, "enable_adaptive_verification", _PP.needle, _PP.key,
+                              related_to=related(ctx, pp.flags, "pipeline parallelism set here"))

@@ -8,7 +8,7 @@ from ...derive.speculative import proposer
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
-from ._shared import finding, settled_method, speculative_written
+from ._shared import key_finding, settled_method, speculative_written
 
 _CHECK = VllmCheck(
     "speculative.draft_lm_head_quantization_method", "draft_lm_head_quantization is not supported for method {}.",
@@ -71,4 +71,4 @@ class DraftLmHeadQuantizationMethod(Rule):
         if method == "mtp" and p.draft is None:
             return
         message = f"draft_lm_head_quantization is not supported for method {method!r}."
-        yield finding(ctx, p.args, "draft_lm_head_quantization", message, _CHECK.key)
+        yield key_finding(ctx, p.args, "draft_lm_head_quantization", message, _CHECK.key)

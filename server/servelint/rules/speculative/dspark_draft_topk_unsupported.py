@@ -9,7 +9,7 @@ from ...diagnostics import Category, Severity
 from ...knowledge import validators
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
-from ._shared import draft_loads, finding, int_key, settled_method, speculative_written
+from ._shared import draft_loads, int_key, key_finding, settled_method, speculative_written
 
 _PATH = "vllm/config/speculative.py"
 _METHOD = VllmCheck("speculative.dspark_topk_method", "dspark_draft_topk is only supported by DSpark", _PATH, whole=True)
@@ -76,7 +76,7 @@ class DsparkDraftTopkUnsupported(Rule):
         if topk is None or topk < 1 or method is None:
             return
         if method != "dspark":
-            yield finding(ctx, p.args, "dspark_draft_topk", _METHOD.needle, _METHOD.key,
+            yield key_finding(ctx, p.args, "dspark_draft_topk", _METHOD.needle, _METHOD.key,
                           note=f"the method is {method!r}")
             return
         if not draft_loads(ctx, p):
@@ -90,10 +90,10 @@ class DsparkDraftTopkUnsupported(Rule):
             return
         if topk > vocab:
             message = f"dspark_draft_topk must be between 1 and the draft vocabulary size ({vocab})"
-            yield finding(ctx, p.args, "dspark_draft_topk", message, _RANGE.key)
+            yield key_finding(ctx, p.args, "dspark_draft_topk", message, _RANGE.key)
             return
         site = validators.site(_ARCH.key, ctx.version)
         if site is None:
             return
-        yield finding(ctx, p.args, "dspark_draft_topk", site.template, _ARCH.key,
+        yield key_finding(ctx, p.args, "dspark_draft_topk", site.template, _ARCH.key,
                       note=f"the draft is {archs[0]}, which vLLM loads as a DeepSeek-V4 DSpark draft")

@@ -11,7 +11,7 @@ from ...diagnostics import Category, Severity
 from ...knowledge import validators
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
-from ._shared import final_tokens, finding, settled_method, speculative_written
+from ._shared import final_tokens, key_finding, settled_method, speculative_written
 
 _PATH = "vllm/config/vllm.py"
 _DP = VllmCheck("speculative.dynamic_dp", "Dynamic speculative decoding is not supported with data parallelism", _PATH)
@@ -81,7 +81,7 @@ class DynamicSpecDisabled(Rule):
                        "ranks can select different speculative-token counts, causing DP divergence and deadlocks. "
                        f"Disabling num_speculative_tokens_per_batch_size and falling back to static "
                        f"num_speculative_tokens={n}.")
-            yield finding(ctx, p.args, key, message, _DP.key, message=(
+            yield key_finding(ctx, p.args, key, message, _DP.key, message=(
                 f"vLLM ignores num_speculative_tokens_per_batch_size with data parallelism "
                 f"(--data-parallel-size {dp.value}) and uses num_speculative_tokens={n} throughout"))
             return
@@ -94,6 +94,6 @@ class DynamicSpecDisabled(Rule):
         message = (f"Dynamic speculative decoding is not supported with the '{method}' speculative method on Model "
                    f"Runner V1. Disabling num_speculative_tokens_per_batch_size and falling back to static "
                    f"num_speculative_tokens={n}.")
-        yield finding(ctx, p.args, key, message, _V1.key, message=(
+        yield key_finding(ctx, p.args, key, message, _V1.key, message=(
             f"vLLM ignores num_speculative_tokens_per_batch_size for method '{method}' on Model Runner V1 "
             f"({runner.why or 'V1'}) and uses num_speculative_tokens={n} throughout"))

@@ -8,7 +8,7 @@ from ...derive.speculative import proposer
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
-from ._shared import final_tokens, finding, int_key, settled_method, speculative_written
+from ._shared import final_tokens, int_key, key_finding, settled_method, speculative_written
 
 _PATH = "vllm/config/speculative.py"
 _HIDDEN = VllmCheck("speculative.fly_extract_hidden_states", "FLy is not compatible with method='extract_hidden_states'", _PATH)
@@ -69,15 +69,15 @@ class FlyVerificationInvalid(Rule):
         if settled_method(p) == "extract_hidden_states":
             message = ("FLy is not compatible with method='extract_hidden_states', which does not perform "
                        "speculative decoding.")
-            yield finding(ctx, s, "rejection_sample_method", message, _HIDDEN.key)
+            yield key_finding(ctx, s, "rejection_sample_method", message, _HIDDEN.key)
             return
         n = final_tokens(p)
         if n is None:
             return
         if n < 2:
-            yield finding(ctx, s, "num_speculative_tokens", _TWO.needle, _TWO.key)
+            yield key_finding(ctx, s, "num_speculative_tokens", _TWO.needle, _TWO.key)
             return
         window = int_key(s, "fly_window_size")
         if window is not None and window >= 1 and window >= n:
-            yield finding(ctx, s, "fly_window_size", _WINDOW.needle, _WINDOW.key,
+            yield key_finding(ctx, s, "fly_window_size", _WINDOW.needle, _WINDOW.key,
                           note=f"fly_window_size {window}, num_speculative_tokens {n}")

@@ -8,7 +8,7 @@ from ...derive.speculative import proposer
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
-from ._shared import final_tokens, finding, int_key, settled_method, speculative_written
+from ._shared import final_tokens, int_key, key_finding, settled_method, speculative_written
 
 _CHECK = VllmCheck(
     "speculative.fly_lossy", "FLy verification is a lossy speculative decoding method and may degrade model outputs.",
@@ -66,4 +66,4 @@ class FlyVerificationLossy(Rule):
         window = int_key(p.args, "fly_window_size")
         if window is not None and window >= n:
             return
-        yield finding(ctx, p.args, "rejection_sample_method", _CHECK.needle, _CHECK.key)
+        yield key_finding(ctx, p.args, "rejection_sample_method", _CHECK.needle, _CHECK.key)

@@ -9,7 +9,7 @@ from ...diagnostics import Category, Severity
 from ...knowledge import validators
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
-from ._shared import finding, settled_method, speculative_written
+from ._shared import key_finding, settled_method, speculative_written
 
 _PATH = "vllm/config/speculative.py"
 _METHOD = VllmCheck("speculative.heterogeneous_vocab_method", "use_heterogeneous_vocab only works with method='draft_model'", _PATH)
@@ -70,14 +70,14 @@ class HeterogeneousVocabUnsupported(Rule):
         s = p.args
         method = settled_method(p)
         if method is not None and method != "draft_model":
-            yield finding(ctx, s, "use_heterogeneous_vocab", _METHOD.needle, _METHOD.key,
+            yield key_finding(ctx, s, "use_heterogeneous_vocab", _METHOD.needle, _METHOD.key,
                           note=f"the method is {method!r}")
         sampling = s.values.get("draft_sample_method", "greedy")
         if sampling == "probabilistic":
             message = ("use_heterogeneous_vocab currently only supports greedy draft sampling. Set "
                        "draft_sample_method='greedy' (the default) or omit it.")
-            yield finding(ctx, s, "draft_sample_method", message, _GREEDY.key)
+            yield key_finding(ctx, s, "draft_sample_method", message, _GREEDY.key)
         if s.get("use_local_argmax_reduction") is True and validators.has(_ARGMAX.key, ctx.version):
             message = ("use_heterogeneous_vocab is not compatible with use_local_argmax_reduction because "
                        "token-level intersection requires the full draft logits.")
-            yield finding(ctx, s, "use_local_argmax_reduction", message, _ARGMAX.key)
+            yield key_finding(ctx, s, "use_local_argmax_reduction", message, _ARGMAX.key)

@@ -8,7 +8,7 @@ from ...derive.speculative import proposer
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
-from ._shared import finding, settled_method, speculative_written
+from ._shared import key_finding, settled_method, speculative_written
 
 _CHECK = VllmCheck(
     "speculative.index_share_mtp", "index_share_for_mtp_iteration is only supported with method='mtp'",
@@ -69,4 +69,4 @@ class IndexShareRequiresMtp(Rule):
             if method is None or method == "mtp":
                 return
             note = f"the method is {method!r}"
-        yield finding(ctx, p.args, "index_share_for_mtp_iteration", _CHECK.needle, _CHECK.key, note=note)
+        yield key_finding(ctx, p.args, "index_share_for_mtp_iteration", _CHECK.needle, _CHECK.key, note=note)

@@ -8,8 +8,8 @@ from ...derive.flags import value_of
 from ...derive.speculative import EAGLE_LIKE_METHODS, proposer
 from ...diagnostics import Category, Related, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule, vllm_source
-from ._shared import key_site, path_of, settled_method
+from ..base import Context, Finding, Rule, finding, path_of
+from ._shared import key_site, settled_method
 
 _CHECK = VllmCheck(
     "speculative.kv_sharing_fast_prefill_eagle", "Fast prefill optimization for KV sharing is not compatible with EAGLE",
@@ -73,5 +73,4 @@ class KvSharingFastPrefillEagle(Rule):
         flag = fast.flags[-1]
         spec_flag, span = key_site(ctx, p.args, "method")
         related = [Related(path_of(ctx, spec_flag), span, f"speculative method {method}")]
-        yield Finding(flag.name_span, _MESSAGE, flag=flag.canonical, related=related, vllm_message=_MESSAGE,
-                      path=path_of(ctx, flag), data={"vllm_source": vllm_source(ctx, _CHECK.key)})
+        yield finding(ctx, flag, _MESSAGE, _CHECK.key, related_to=related)

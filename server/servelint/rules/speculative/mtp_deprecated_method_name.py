@@ -8,7 +8,7 @@ from ...derive.speculative import proposer
 from ...diagnostics import Applicability, Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
-from ._shared import finding, key_fix, speculative_written
+from ._shared import key_finding, key_fix, speculative_written
 
 _CHECK = VllmCheck("speculative.mtp_method_deprecated", "method `%s` is deprecated and replaced with mtp.", "vllm/config/speculative.py")
 
@@ -60,7 +60,7 @@ class MtpDeprecatedMethodName(Rule):
         if p is None or p.renamed is None:
             return
         message = f"method `{p.renamed}` is deprecated and replaced with mtp."
-        found = finding(ctx, p.args, "method", message, _CHECK.key,
+        found = key_finding(ctx, p.args, "method", message, _CHECK.key,
                         message=f"method `{p.renamed}` is deprecated: vLLM replaces it with mtp")
         fix = key_fix(ctx, p.args, "method", "Write method mtp", Applicability.SAFE, new_value="mtp")
         if fix is not None:

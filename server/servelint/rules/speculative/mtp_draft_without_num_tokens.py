@@ -7,7 +7,7 @@ from typing import Iterable
 from ...derive.speculative import proposer
 from ...diagnostics import Category, Severity
 from ..base import Context, Finding, Rule
-from ._shared import draft_loads, finding, speculative_written
+from ._shared import draft_loads, key_finding, speculative_written
 
 
 class MtpDraftWithoutNumTokens(Rule):
@@ -63,6 +63,6 @@ class MtpDraftWithoutNumTokens(Rule):
         if not draft_loads(ctx, p):
             return
         message = "'>' not supported between instances of 'NoneType' and 'int'"
-        yield finding(ctx, p.args, "model", None, None, message=(
+        yield key_finding(ctx, p.args, "model", None, None, message=(
             "num_speculative_tokens is required with an MTP draft model: vLLM fails with a TypeError "
             f"(\"{message}\") before it would take the count from the draft"))

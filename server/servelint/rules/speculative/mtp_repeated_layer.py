@@ -8,7 +8,7 @@ from ...derive.speculative import proposer
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
-from ._shared import finding, speculative_written
+from ._shared import key_finding, speculative_written
 
 _CHECK = VllmCheck(
     "speculative.mtp_multiple_forward", "will run multiple times of forward on same MTP layer",
@@ -75,6 +75,6 @@ class MtpRepeatedLayer(Rule):
                    "layer,which may result in lower acceptance rate")
         layers = p.n_predict if p.n_predict_known and isinstance(p.n_predict, int) else None
         note = f"the draft has {layers} MTP layer{'s' if layers != 1 else ''}" if layers else ""
-        yield finding(ctx, p.args, "num_speculative_tokens", message, _CHECK.key,
+        yield key_finding(ctx, p.args, "num_speculative_tokens", message, _CHECK.key,
                       message=f"num_speculative_tokens {tokens} with an MTP draft runs the same MTP layer several "
                               "times per step, which may lower the acceptance rate", note=note)

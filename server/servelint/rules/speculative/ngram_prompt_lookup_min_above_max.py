@@ -8,7 +8,7 @@ from ...derive.speculative import proposer
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
-from ._shared import finding, int_key, speculative_written
+from ._shared import int_key, key_finding, speculative_written
 
 _CHECK = VllmCheck("speculative.prompt_lookup_min_max", "must be <= prompt_lookup_max={}", "vllm/config/speculative.py")
 
@@ -64,4 +64,4 @@ class NgramPromptLookupMinAboveMax(Rule):
         if low is None or high is None or low < 1 or high < 1 or low <= high:
             return
         message = f"prompt_lookup_min={low} must be <= prompt_lookup_max={high}"
-        yield finding(ctx, p.args, "prompt_lookup_min", message, _CHECK.key)
+        yield key_finding(ctx, p.args, "prompt_lookup_min", message, _CHECK.key)

@@ -8,8 +8,8 @@ from ...derive.flags import value_of
 from ...derive.speculative import speculation
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule, vllm_source
-from ._shared import path_of
+from ..base import Context, Finding, Rule, finding
+
 
 _CHECK = VllmCheck(
     "speculative.per_request_metrics", "--per-request-spec-decode-metrics requires speculative decoding",
@@ -65,5 +65,4 @@ class PerRequestSpecMetricsWithoutSpec(Rule):
         if speculation(inv).active is not False:
             return
         flag = v.flags[-1]
-        yield Finding(flag.name_span, _MESSAGE, flag=flag.canonical, vllm_message=_MESSAGE, path=path_of(ctx, flag),
-                      data={"vllm_source": vllm_source(ctx, _CHECK.key)})
+        yield finding(ctx, flag, _MESSAGE, _CHECK.key)

@@ -8,7 +8,7 @@ from ...derive.speculative import proposer
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
-from ._shared import finding, speculative_written
+from ._shared import key_finding, speculative_written
 
 _CHECK = VllmCheck(
     "speculative.custom_class_model",
@@ -64,4 +64,4 @@ class CustomClassRequiresModel(Rule):
         p = proposer(ctx)
         if p is None or p.fails != "custom_class":
             return
-        yield finding(ctx, p.args, "method", _MESSAGE, _CHECK.key)
+        yield key_finding(ctx, p.args, "method", _MESSAGE, _CHECK.key)

@@ -10,7 +10,7 @@ from ...diagnostics import Category, Severity
 from ...knowledge import validators
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
-from ._shared import finding, int_key, speculative_written
+from ._shared import int_key, key_finding, speculative_written
 
 _CHECK = VllmCheck(
     "speculative.max_model_len_target", "speculative_max_model_len={} cannot be larger than target_max_model_len={}",
@@ -120,7 +120,7 @@ class SpecMaxModelLenAboveTarget(Rule):
             return
         message = f"speculative_max_model_len={spec_len} cannot be larger than target_max_model_len={target.value}"
         how = "set by --max-model-len" if target.how == "flag" else "derived from its config.json"
-        yield finding(ctx, p.args, "max_model_len", message, _CHECK.key,
+        yield key_finding(ctx, p.args, "max_model_len", message, _CHECK.key,
                       note=f"the served model's max_model_len is {target.value}, {how}")
 
     def _draft_limit(self, ctx: Context, p, spec_len: int, derived) -> Iterable[Finding]:
@@ -132,4 +132,4 @@ class SpecMaxModelLenAboveTarget(Rule):
         message = _fill(sites[1].template, head, sites[2].template)
         shown = (f"the speculative max_model_len ({spec_len}) is above the length the draft's config.json allows "
                  f"({derived.key}={derived.value}); the draft is the served model, so the same limit holds")
-        yield finding(ctx, p.args, "max_model_len", message, _DRAFT.key, message=shown)
+        yield key_finding(ctx, p.args, "max_model_len", message, _DRAFT.key, message=shown)

@@ -8,7 +8,7 @@ from ...derive.speculative import proposer
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
-from ._shared import draft_loads, finding, speculative_written
+from ._shared import draft_loads, key_finding, speculative_written
 
 _CHECK = VllmCheck("speculative.unsupported_method", "Unsupported speculative method: '{}'", "vllm/config/speculative.py")
 
@@ -71,4 +71,4 @@ class SpecMethodUnsupported(Rule):
         mtype = p.draft.get("model_type")
         whose = "the served model" if p.target_draft else "the draft model"
         note = f"{whose}'s model type {mtype!r} has no {p.method} module vLLM {ctx.version} knows"
-        yield finding(ctx, p.args, "method", f"Unsupported speculative method: '{p.method}'", _CHECK.key, note=note)
+        yield key_finding(ctx, p.args, "method", f"Unsupported speculative method: '{p.method}'", _CHECK.key, note=note)

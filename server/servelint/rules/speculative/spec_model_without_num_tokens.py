@@ -8,7 +8,7 @@ from ...derive.speculative import proposer
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
-from ._shared import draft_loads, finding, speculative_written
+from ._shared import draft_loads, key_finding, speculative_written
 
 _NO_TOKENS = VllmCheck(
     "speculative.model_without_tokens", "A speculative model was provided, but `num_speculative_tokens` was not provided",
@@ -73,8 +73,8 @@ class SpecModelWithoutNumTokens(Rule):
             return  # an MTP draft without a token count fails on a comparison first (SL405)
         if p.n_predict is None:
             message = "A speculative model was provided, but `num_speculative_tokens` was not provided"
-            yield finding(ctx, p.args, "model", message, _NO_TOKENS.key, note="its config.json has no n_predict")
+            yield key_finding(ctx, p.args, "model", message, _NO_TOKENS.key, note="its config.json has no n_predict")
         elif p.n_predict <= 0:
             message = f"Expected num_speculative_tokens to be greater than zero ({p.n_predict})."
-            yield finding(ctx, p.args, "model", message, _ZERO.key,
+            yield key_finding(ctx, p.args, "model", message, _ZERO.key,
                           note=f"taken from the draft's n_predict, {p.n_predict}")

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...derive.flags import json_of, value_of
-from ...diagnostics import Category, Related, Severity
+from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule, vllm_source
-from ._shared import path_of
+from ..base import Context, Finding, Rule, finding, related
+
 
 _CHECK = VllmCheck(
     "speculative.shortcut_conflict", "{} and --speculative-config['{}'] are mutually exclusive", "vllm/engine/arg_utils.py",
@@ -74,7 +74,5 @@ class SpecShortcutConflict(Rule):
                 continue
             flag = v.flags[-1]
             message = f"{name} and --speculative-config['{key}'] are mutually exclusive"
-            related = [Related(path_of(ctx, f), f.name_span, f"'{key}' is set here") for f in cfg.flags]
-            yield Finding(flag.name_span, message, flag=flag.canonical, related=related, vllm_message=message,
-                          path=path_of(ctx, flag), data={"vllm_source": vllm_source(ctx, _CHECK.key)})
+            yield finding(ctx, flag, message, _CHECK.key, related_to=related(ctx, cfg.flags, f"'{key}' is set here"))
             return

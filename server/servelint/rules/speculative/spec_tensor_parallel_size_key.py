@@ -8,7 +8,7 @@ from ...derive.speculative import speculative_args
 from ...diagnostics import Applicability, Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
-from ._shared import finding, int_key, key_fix, speculative_written
+from ._shared import int_key, key_finding, key_fix, speculative_written
 
 _CHECK = VllmCheck(
     "speculative.tensor_parallel_size_key", "'tensor_parallel_size' is not a valid argument in the speculative_config.",
@@ -69,7 +69,7 @@ class SpecTensorParallelSizeKey(Rule):
         s = speculative_args(ctx)
         if s is None or int_key(s, "tensor_parallel_size") is None:
             return
-        found = finding(ctx, s, "tensor_parallel_size", _MESSAGE, _CHECK.key)
+        found = key_finding(ctx, s, "tensor_parallel_size", _MESSAGE, _CHECK.key)
         fix = key_fix(ctx, s, "tensor_parallel_size", "Rename the key to draft_tensor_parallel_size",
                       Applicability.UNSAFE, new_key="draft_tensor_parallel_size")
         if fix is not None:

@@ -6,11 +6,11 @@ from typing import Iterable
 
 from ...derive.scheduler import batches
 from ...derive.speculative import SCHEDULED_MINUS_SLOTS, draft_slots, proposer
-from ...diagnostics import Category, Related, Severity
+from ...diagnostics import Category, Severity
 from ...knowledge import validators
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import final_tokens, finding, path_of, speculative_written
+from ..base import Context, Finding, Rule, related
+from ._shared import final_tokens, key_finding, speculative_written
 
 _PATH = "vllm/config/vllm.py"
 _NONE_LEFT = VllmCheck("speculative.scheduled_tokens_none", "based on the speculative decoding settings, which does not allow", _PATH)
@@ -108,8 +108,8 @@ class SpecTokenBudget(Rule):
             message = _fill(site.template, budgets.pop(), slots) if len(budgets) == 1 else None
             key = _NO_SLOTS.key
         flag = ctx.invocation.last("max_num_batched_tokens")
-        related = [Related(path_of(ctx, flag), flag.name_span, "the token budget")] if flag is not None else []
-        yield finding(ctx, p.args, "num_speculative_tokens", message, key, message=shown, related=related)
+        budget = related(ctx, [flag], "the token budget") if flag is not None else []
+        yield key_finding(ctx, p.args, "num_speculative_tokens", message, key, message=shown, related_to=budget)
 
 
 def _where(sizes) -> str:

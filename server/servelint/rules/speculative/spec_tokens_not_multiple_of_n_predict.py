@@ -8,7 +8,7 @@ from ...derive.speculative import proposer
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
-from ._shared import draft_loads, finding, speculative_written
+from ._shared import draft_loads, key_finding, speculative_written
 
 _CHECK = VllmCheck(
     "speculative.n_predict_divisible", "num_speculative_tokens:{} must be divisible by n_predict={}",
@@ -69,4 +69,4 @@ class SpecTokensNotMultipleOfNPredict(Rule):
         if tokens <= n or tokens % n == 0:
             return
         message = f"num_speculative_tokens:{tokens} must be divisible by n_predict={n}"
-        yield finding(ctx, p.args, "num_speculative_tokens", message, _CHECK.key)
+        yield key_finding(ctx, p.args, "num_speculative_tokens", message, _CHECK.key)

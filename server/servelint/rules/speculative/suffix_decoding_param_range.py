@@ -8,7 +8,7 @@ from ...derive.speculative import proposer
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
-from ._shared import finding, int_key, number_key, speculative_written
+from ._shared import int_key, key_finding, number_key, speculative_written
 
 _PATH = "vllm/config/speculative.py"
 _DEPTH = VllmCheck("speculative.suffix_tree_depth", "suffix_decoding_max_tree_depth={} must be >= 1", _PATH)
@@ -70,14 +70,14 @@ class SuffixDecodingParamRange(Rule):
         factor = number_key(s, "suffix_decoding_max_spec_factor")
         prob = number_key(s, "suffix_decoding_min_token_prob")
         if depth is not None and depth < 1:
-            yield finding(ctx, s, "suffix_decoding_max_tree_depth",
+            yield key_finding(ctx, s, "suffix_decoding_max_tree_depth",
                           f"suffix_decoding_max_tree_depth={depth} must be >= 1", _DEPTH.key)
         if cached is not None and cached < 0:
-            yield finding(ctx, s, "suffix_decoding_max_cached_requests",
+            yield key_finding(ctx, s, "suffix_decoding_max_cached_requests",
                           f"suffix_decoding_max_cached_requests={cached} must be >= 0", _CACHED.key)
         if factor is not None and factor < 0:
-            yield finding(ctx, s, "suffix_decoding_max_spec_factor",
+            yield key_finding(ctx, s, "suffix_decoding_max_spec_factor",
                           f"suffix_decoding_max_spec_factor={float(factor)} must be >= 0", _FACTOR.key)
         if prob is not None and not 0 <= prob <= 1:
-            yield finding(ctx, s, "suffix_decoding_min_token_prob",
+            yield key_finding(ctx, s, "suffix_decoding_min_token_prob",
                           f"suffix_decoding_min_token_prob={float(prob)} must be in [0, 1]", _PROB.key)

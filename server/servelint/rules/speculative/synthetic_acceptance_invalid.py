@@ -8,7 +8,7 @@ from ...derive.speculative import proposer, speculative_args
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
-from ._shared import final_tokens, finding, number_key, speculative_written
+from ._shared import final_tokens, key_finding, number_key, speculative_written
 
 _PATH = "vllm/config/speculative.py"
 _EXACTLY_ONE = VllmCheck("speculative.synthetic_exactly_one", "requires exactly one of synthetic_acceptance_rates or synthetic_acceptance_length.", _PATH)
@@ -83,25 +83,25 @@ class SyntheticAcceptanceInvalid(Rule):
         if (rates is None) == (length is None):
             message = ("rejection_sample_method='synthetic' requires exactly one of synthetic_acceptance_rates "
                        "or synthetic_acceptance_length.")
-            yield finding(ctx, s, "rejection_sample_method", message, _EXACTLY_ONE.key)
+            yield key_finding(ctx, s, "rejection_sample_method", message, _EXACTLY_ONE.key)
             return
         n = final_tokens(proposer(ctx))
         if n is None:
             return
         if rates is not None:
             if len(rates) != n:
-                yield finding(ctx, s, "synthetic_acceptance_rates",
+                yield key_finding(ctx, s, "synthetic_acceptance_rates",
                               f"synthetic_acceptance_rates must have length {n}, got {rates}.", _LENGTH.key,
                               note=f"num_speculative_tokens is {n}")
                 return
             if not all(0.0 <= r <= 1.0 for r in rates):
-                yield finding(ctx, s, "synthetic_acceptance_rates",
+                yield key_finding(ctx, s, "synthetic_acceptance_rates",
                               f"synthetic_acceptance_rates entries must be in [0, 1], got {rates}.", _RANGE.key)
             if any(rates[i] > rates[i - 1] for i in range(1, n)):
-                yield finding(ctx, s, "synthetic_acceptance_rates",
+                yield key_finding(ctx, s, "synthetic_acceptance_rates",
                               f"synthetic_acceptance_rates must be non-increasing, got {rates}.", _ORDER.key)
             return
         if not 1.0 <= length <= float(n + 1):
-            yield finding(ctx, s, "synthetic_acceptance_length",
+            yield key_finding(ctx, s, "synthetic_acceptance_length",
                           f"synthetic_acceptance_length must be in [1, {n + 1}], got {float(length)}.", _MEAN.key,
                           note=f"num_speculative_tokens is {n}")

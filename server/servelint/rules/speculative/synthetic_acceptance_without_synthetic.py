@@ -8,7 +8,7 @@ from ...derive.speculative import field_info, speculative_args
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
-from ._shared import finding, speculative_written
+from ._shared import key_finding, speculative_written
 
 _CHECK = VllmCheck(
     "speculative.synthetic_without_synthetic",
@@ -66,6 +66,6 @@ class SyntheticAcceptanceWithoutSynthetic(Rule):
             return  # synthetic, or a method pydantic refuses first
         for key in ("synthetic_acceptance_rates", "synthetic_acceptance_length"):
             if s.get(key) is not None:
-                yield finding(ctx, s, key, _CHECK.needle, _CHECK.key,
+                yield key_finding(ctx, s, key, _CHECK.needle, _CHECK.key,
                               note=f"rejection_sample_method is {method!r}")
                 return

@@ -8,7 +8,7 @@ from ...derive.speculative import proposer
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
-from ._shared import finding, int_key, settled_method, speculative_written
+from ._shared import int_key, key_finding, settled_method, speculative_written
 
 _CHECK = VllmCheck("speculative.xpress_topc", "xpress_topc is only supported by XPress", "vllm/config/speculative.py")
 # ``XPRESS_ARCHITECTURES`` (vllm/config/speculative.py, 0.33.0).
@@ -74,4 +74,4 @@ class XpressTopcRequiresXpress(Rule):
             note = f"the DFlash draft is {archs[0] if archs else 'not an XPress model'}"
         else:
             note = f"the method is {method!r}"
-        yield finding(ctx, p.args, "xpress_topc", _CHECK.needle, _CHECK.key, note=note)
+        yield key_finding(ctx, p.args, "xpress_topc", _CHECK.needle, _CHECK.key, note=note)
