@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from ..knowledge import validators
 from ..knowledge.validators import VllmCheck
 from ..values import effective, human_readable_int
-from .base import FrozenValue, Value, at_least, is_int
+from .base import FrozenValue, Value, is_int
 from .flags import config_key, json_keys_known, json_of, value_of, written
 from .view import memo
 
@@ -179,14 +179,6 @@ def _speculative_args(ctx: "View") -> SpeculativeArgs | None:
     return SpeculativeArgs(values, flags)
 
 
-# ``SpeculativeConfig.__post_init__`` (vllm/config/speculative.py): methods
-# that, without a model, fall to the ``else`` of the ``self.model is None and
-# self.num_speculative_tokens is not None`` branch (None: no method, which
-# becomes draft_model).  ``medusa`` and ``mlp_speculator`` were members of
-# the ``SpeculativeMethod`` Literal up to 0.32.0 and took that branch too.
-_NEEDS_MODEL = frozenset({None, "draft_model", "eagle", "eagle3", "dflash"})
-_NEEDS_MODEL_BEFORE_0_33 = _NEEDS_MODEL | {"medusa", "mlp_speculator"}
-
 # Methods that leave num_speculative_tokens unset when neither it nor a
 # model is given (suffix and dspark fill it in themselves).
 METHODS_WITHOUT_DEFAULT_TOKENS = frozenset({None, "draft_model", "eagle", "eagle3", "dflash", "ngram", "ngram_gpu", "mtp"})
@@ -194,12 +186,6 @@ METHODS_WITHOUT_DEFAULT_TOKENS = frozenset({None, "draft_model", "eagle", "eagle
 # Methods with no draft model config (``_verify_and_get_draft_tp`` is never
 # reached for them).
 MODEL_FREE_METHODS = frozenset({"ngram", "ngram_gpu", "suffix", "custom_class", "extract_hidden_states"})
-
-
-def methods_needing_model(version: str) -> frozenset:
-    """The methods for which ``num_speculative_tokens`` without a ``model``
-    is an error in ``version``."""
-    return _NEEDS_MODEL if at_least(version, "0.33.0") else _NEEDS_MODEL_BEFORE_0_33
 
 
 def is_custom_proposer_path(model: str) -> bool:
