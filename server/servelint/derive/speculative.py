@@ -248,6 +248,13 @@ _OVERRIDE_NAMES = frozenset({
 # The model types ``hf_config_override`` turns into ``deepseek_mtp``, whose
 # ``n_predict`` is ``num_nextn_predict_layers`` (every release 0.25.0-0.33.0).
 DEEPSEEK_MTP_TYPES = frozenset({"deepseek_v3", "deepseek_v32", "glm_moe_dsa", "deepseek_mtp"})
+# From 0.30.0 DeepSeek-V4 and V4.1 become ``deepseek_mtp`` drafts as well
+# (V4 with the DeepSeekV4MTPModel architecture, V4.1 keeping its own).
+DEEPSEEK_V4_MTP = VllmCheck(
+    "speculative.deepseek_v4_mtp", 'if hf_config.model_type in ("deepseek_v4", "deepseek_v41"):',
+    "vllm/config/speculative.py", code=True,
+)
+DEEPSEEK_V4_TYPES = ("deepseek_v4", "deepseek_v41")
 # Draft architectures ``__post_init__`` detects a method from, or rewrites
 # (DFlash, DSpark): a draft naming one is not modelled here.
 _SPECIAL_DRAFT_ARCHITECTURES = frozenset({
@@ -291,6 +298,8 @@ def mtp_draft(inv: "Invocation", draft: dict) -> bool | None:
     if not isinstance(mtype, str) or not isinstance(archs, list) or not archs:
         return None  # hf_config_override reads architectures[0]
     if mtype in mtp_types(inv) or mtype in DEEPSEEK_MTP_TYPES:
+        return True
+    if mtype in DEEPSEEK_V4_TYPES and validators.has(DEEPSEEK_V4_MTP.key, inv.version):
         return True
     if mtype == "mtp" or mtype.endswith("_mtp"):
         return None
@@ -489,7 +498,7 @@ LOOKAHEAD_BUDGET = VllmCheck(
     "speculative.lookahead_budget", "if max_num_batched_tokens <= self.num_lookahead_tokens:",
     "vllm/config/vllm.py", code=True,
 )
-VLLM_FACTS = (CUSTOM_PATH_INFERENCE, SCHEDULED_MINUS_SLOTS, PARALLEL_SLOTS_FIRST, LOOKAHEAD_BUDGET)
+VLLM_FACTS = (CUSTOM_PATH_INFERENCE, DEEPSEEK_V4_MTP, SCHEDULED_MINUS_SLOTS, PARALLEL_SLOTS_FIRST, LOOKAHEAD_BUDGET)
 
 # ``SpeculativeConfig.use_eagle`` (every release 0.25.0-0.33.0).
 EAGLE_LIKE_METHODS = ("eagle", "eagle3", "mtp", "dflash", "dspark")

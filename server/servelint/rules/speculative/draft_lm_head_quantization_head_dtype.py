@@ -98,4 +98,4 @@ class DraftLmHeadQuantizationHeadDtype(Rule):
                    f"head_dtype=torch.{head}.")
         where = "the served model's" if p.target_draft else "the draft's"
         yield key_finding(ctx, p.args, "draft_lm_head_quantization", message, _CHECK.key,
-                          note=f"{where} config.json sets head_dtype {head}; the model runs in {model_dtype} ({how})")
+                          note=f"{where} config.json sets head_dtype {head}, the model dtype is {how}")
