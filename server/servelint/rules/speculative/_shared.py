@@ -84,6 +84,21 @@ def draft_loads(ctx: "Context", p) -> bool:
     return ctx.knowledge.architectures.get(archs[0]) is not None
 
 
+def loaded_draft(ctx: "Context", p) -> dict | None:
+    """The draft's config.json when vLLM loads it (the draft-model branch of
+    ``__post_init__``, its architecture registered; for ``mtp`` and
+    ``dspark`` without a ``model``, the served model's), else None."""
+    if p is None or p.fails is not None or p.branch != "draft" or not draft_loads(ctx, p):
+        return None
+    return p.draft
+
+
+def draft_site(p) -> "tuple[str, str]":
+    """The key of the speculative config a finding about the draft's
+    config.json is put on, and whose config.json it is."""
+    return ("method", "the served model's") if p.target_draft else ("model", "the draft's")
+
+
 def key_site(ctx: "Context", args: "SpeculativeArgs", key: str) -> "tuple[Flag, Span]":
     """The flag that writes ``key`` of the speculative config and the span of
     the key in it: the key inside the JSON text, a dotted key's flag name, a

@@ -9,7 +9,7 @@ from ...derive.speculative import proposer
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
-from ._shared import draft_loads, key_finding, speculative_written
+from ._shared import draft_site, key_finding, loaded_draft, speculative_written
 
 _CHECK = VllmCheck(
     "speculative.dots3_mtp_layer_types", "mtp_layer_types must have one entry per MTP layer: got {} for {} layers",
@@ -65,16 +65,15 @@ class Dots3MtpLayerTypesLength(Rule):
         if not speculative_written(ctx):
             return
         p = proposer(ctx)
-        if p is None or p.fails is not None or p.branch != "draft" or p.draft is None:
+        draft = loaded_draft(ctx, p)
+        if draft is None or draft.get("model_type") != "dots3_note":
             return
-        draft = p.draft
         types = draft.get("mtp_layer_types")
-        if draft.get("model_type") != "dots3_note" or not isinstance(types, list) or not draft_loads(ctx, p):
+        if not isinstance(types, list):
             return
         layers = draft.get("num_nextn_predict_layers", 1)
         if not is_int(layers) or len(types) == layers:
             return
         message = f"mtp_layer_types must have one entry per MTP layer: got {len(types)} for {layers} layers"
-        key = "method" if p.target_draft else "model"
-        where = "the served model's" if p.target_draft else "the draft's"
+        key, where = draft_site(p)
         yield key_finding(ctx, p.args, key, message, _CHECK.key, note=f"from {where} config.json")

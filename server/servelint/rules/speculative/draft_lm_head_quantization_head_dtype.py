@@ -9,7 +9,7 @@ from ...derive.speculative import proposer
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
-from ._shared import key_finding, settled_method, speculative_written
+from ._shared import draft_site, key_finding, settled_method, speculative_written
 
 _CHECK = VllmCheck(
     "speculative.draft_lm_head_quantization_head_dtype",
@@ -96,6 +96,6 @@ class DraftLmHeadQuantizationHeadDtype(Rule):
             return  # a bfloat16 checkpoint runs in float16 on GPUs without bfloat16
         message = (f"draft_lm_head_quantization needs the lm_head to run in the model dtype, got "
                    f"head_dtype=torch.{head}.")
-        where = "the served model's" if p.target_draft else "the draft's"
+        _, where = draft_site(p)
         yield key_finding(ctx, p.args, "draft_lm_head_quantization", message, _CHECK.key,
                           note=f"{where} config.json sets head_dtype {head}, the model dtype is {how}")

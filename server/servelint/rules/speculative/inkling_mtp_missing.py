@@ -9,7 +9,7 @@ from ...derive.speculative import proposer
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
-from ._shared import draft_loads, key_finding, speculative_written
+from ._shared import draft_site, key_finding, loaded_draft, speculative_written
 
 _CHECK = VllmCheck(
     "speculative.inkling_mtp_missing", "The Inkling checkpoint does not contain MTP weights",
@@ -64,10 +64,8 @@ class InklingMtpMissing(Rule):
         if not speculative_written(ctx):
             return
         p = proposer(ctx)
-        if p is None or p.fails is not None or p.branch != "draft" or p.draft is None:
-            return
-        draft = p.draft
-        if draft.get("model_type") not in _INKLING_TYPES or not draft_loads(ctx, p):
+        draft = loaded_draft(ctx, p)
+        if draft is None or draft.get("model_type") not in _INKLING_TYPES:
             return
         mtp = draft.get("mtp_config")
         if mtp is None:
@@ -77,7 +75,6 @@ class InklingMtpMissing(Rule):
         depths = mtp.get("num_nextn_predict_layers", 0)
         if not is_int(depths) or depths >= 1:
             return
-        key = "method" if p.target_draft else "model"
-        where = "the served model's" if p.target_draft else "the draft's"
+        key, where = draft_site(p)
         shown = "has no mtp_config" if "mtp_config" not in draft else f"sets num_nextn_predict_layers {depths}"
         yield key_finding(ctx, p.args, key, _CHECK.needle, _CHECK.key, note=f"{where} config.json {shown}")
