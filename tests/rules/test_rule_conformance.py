@@ -97,7 +97,10 @@ def test_servelint_agrees_with_vllm(cid: str, release: str):
     for i, w in enumerate(argv[:-1]):
         if w == "--config":
             argv[i + 1] = str((SUITE / argv[i + 1]).resolve())
-    found = lint_argv(argv, release, env=case.get("env"), target="cuda")
+    # Linted as a file of the suite's folder, the oracle's working directory:
+    # a relative draft model path ("../models/llama") names the same
+    # directory for both.
+    found = lint_argv(argv, release, env=case.get("env"), target="cuda", path=str(SUITE / "launch.sh"))
     errors = [r for r in found if r.is_error]
     expect = case.get("expect")
     if verdict["result"] == "OK":

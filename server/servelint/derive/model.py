@@ -212,6 +212,12 @@ def text_config(ctx: "View") -> dict | None:
     cfg = model_config(ctx)
     if cfg is None:
         return None
+    return hf_text_config(cfg)
+
+
+def hf_text_config(cfg) -> dict | None:
+    """``hf_text_config`` of a config.json (the served model's, a draft's);
+    None when Transformers may pick a sub-config servelint does not follow."""
     if any(isinstance(cfg.get(k), dict) for k in _OTHER_TEXT_CONFIG_KEYS):
         return None
     text = cfg.get("text_config")

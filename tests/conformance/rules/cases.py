@@ -7,6 +7,10 @@ serve``; the first word names a model directory of ``../models`` or
 or a comma list; default all) and ``"expect"``: the rule code the case is
 written to trigger, or ``null`` for a twin vLLM accepts.  ``expect`` is the
 author's intent; vLLM's verdict is the truth, and the test holds both.
+
+A path inside a case (a draft model in ``--speculative-config``) is
+relative to this folder: the oracle runs here, and the test lints each case
+as a file of this folder (``../models/llama`` is a shared model).
 """
 
 from __future__ import annotations

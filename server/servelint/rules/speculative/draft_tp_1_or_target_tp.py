@@ -10,6 +10,7 @@ from ...derive.speculative import MODEL_FREE_METHODS, SPECULATIVE_DESTS, is_cust
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule, finding, related
+from ._shared import speculative_written
 
 
 class DraftTensorParallelSize(Rule):
@@ -56,6 +57,8 @@ class DraftTensorParallelSize(Rule):
     reads = SPECULATIVE_DESTS | {"tensor_parallel_size"}
 
     def check(self, ctx: Context) -> Iterable[Finding]:
+        if not speculative_written(ctx):
+            return
         s = speculative_args(ctx)
         if s is None:
             return

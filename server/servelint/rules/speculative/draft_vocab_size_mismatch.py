@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...derive.base import is_int
-from ...derive.model import text_config
-from ...derive.speculative import SPECULATIVE_DESTS, draft_model_config, is_custom_proposer_path, speculative_args
+from ...derive.model import hf_text_config, text_config
+from ...derive.speculative import proposer
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule, finding
+from ._shared import draft_loads, final_tokens, settled_method, speculative_written
 
 
 class DraftVocabSizeMismatch(Rule):
@@ -41,9 +42,12 @@ class DraftVocabSizeMismatch(Rule):
     ## Evidence
     The speculative config as written and both models' config.json files
     (local directories, the Hugging Face cache, or the bundled copy of a Hub
-    id's, which a pinned `revision` or `--config-format mistral` rules out);
-    silent when either is not at hand, or when vLLM may take the draft for EAGLE, DFlash, DSpark,
-    MTP, Medusa or an MLP speculator from its name or its config.
+    id's, which a pinned `revision` or `--config-format mistral` rules out),
+    the draft's architecture registered in the release; silent when either
+    is not at hand, when no token count is known (written, or the draft's
+    `n_predict`), or when vLLM may take the draft for EAGLE, DFlash, DSpark,
+    MTP, Medusa or an MLP speculator from its name or its config (what
+    `derive.speculative.proposer` cannot settle).
 
     ## vLLM source
     `SpeculativeConfig.verify_equal_vocab_size_if_draft_model` (called at
@@ -58,37 +62,19 @@ class DraftVocabSizeMismatch(Rule):
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--speculative-config"
-    reads = SPECULATIVE_DESTS | {"model", "hf_overrides"}
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        s = speculative_args(ctx)
-        if s is None:
+        if not speculative_written(ctx):
             return
-        method, draft, tokens = s.method, s.model, s.tokens
-        if method not in (None, "draft_model") or not isinstance(draft, str) or not is_int(tokens):
+        p = proposer(ctx)
+        if settled_method(p) != "draft_model" or p.branch != "draft" or not draft_loads(ctx, p):
             return
-        if s.get("use_heterogeneous_vocab") not in (None, False):
+        if p.args.get("use_heterogeneous_vocab") not in (None, False) or final_tokens(p) is None:
+            return  # vLLM skips the check; no token count fails _verify_args before it
+        target, draft = text_config(ctx), hf_text_config(p.draft)
+        if target is None or draft is None:
             return
-        low = draft.lower()
-        if draft in ("ngram", "[ngram]") or is_custom_proposer_path(draft):
-            return
-        if any(k in low for k in ("eagle-", "eagle3", "dflash", "dspark")):
-            return  # vLLM picks that method from the name
-        target = text_config(ctx)
-        dcfg = draft_model_config(ctx, draft)
-        if target is None or dcfg is None:
-            return
-        archs = dcfg.get("architectures") or []
-        if not isinstance(archs, list) or any(
-            isinstance(a, str) and any(k in a for k in ("DSpark", "MuseGlimmer", "Eagle", "Medusa", "MLPSpeculator"))
-            for a in archs
-        ):
-            return
-        mtype = dcfg.get("model_type")
-        if not isinstance(mtype, str) or mtype.endswith("_mtp") or mtype in ("mtp", "medusa", "mlp_speculator", "eagle"):
-            return
-        dtext = dcfg.get("text_config") if isinstance(dcfg.get("text_config"), dict) else dcfg
-        tv, dv = target.get("vocab_size"), dtext.get("vocab_size")
+        tv, dv = target.get("vocab_size"), draft.get("vocab_size")
         if not (is_int(tv) and is_int(dv)) or tv == dv:
             return
         message = (
@@ -96,4 +82,4 @@ class DraftVocabSizeMismatch(Rule):
             f"Draft model vocab_size={dv}. Using models with different tokenizers can cause out-of-bounds "
             "errors during speculative decoding."
         )
-        yield finding(ctx, s.anchor, message, "draft_vocab")
+        yield finding(ctx, p.args.anchor, message, "draft_vocab")

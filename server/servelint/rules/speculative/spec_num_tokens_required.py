@@ -8,6 +8,7 @@ from ...derive.speculative import METHODS_WITHOUT_DEFAULT_TOKENS, SPECULATIVE_DE
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule, finding
+from ._shared import speculative_written
 
 
 class SpecTokensRequired(Rule):
@@ -53,6 +54,8 @@ class SpecTokensRequired(Rule):
     reads = SPECULATIVE_DESTS
 
     def check(self, ctx: Context) -> Iterable[Finding]:
+        if not speculative_written(ctx):
+            return
         s = speculative_args(ctx)
         if s is None or s.model is not None or s.tokens is not None:
             return

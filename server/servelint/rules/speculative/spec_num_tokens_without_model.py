@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...derive.speculative import SPECULATIVE_DESTS, methods_needing_model, speculative_args
+from ...derive.speculative import proposer
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule, finding
+from ._shared import speculative_written
 
 
 class SpecTokensWithoutModel(Rule):
@@ -55,19 +56,13 @@ class SpecTokensWithoutModel(Rule):
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--speculative-config"
-    reads = SPECULATIVE_DESTS
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        s = speculative_args(ctx)
-        if s is None or s.model is not None:
+        if not speculative_written(ctx):
             return
-        tokens = s.tokens
-        if tokens is None or tokens is False:
-            return
-        method = s.method
-        needs = methods_needing_model(ctx.version)
-        if method is False or method not in needs:
+        p = proposer(ctx)
+        if p is None or p.fails != "no_model":
             return
         message = "num_speculative_tokens was provided but without speculative model."
-        note = "no method means draft_model" if method is None else f"method {method} needs a model"
-        yield finding(ctx, s.anchor, message, "spec_no_model", note=note)
+        note = "no method means draft_model" if p.args.method is None else f"method {p.method} needs a model"
+        yield finding(ctx, p.args.anchor, message, "spec_no_model", note=note)

@@ -1,0 +1,4 @@
+#!/usr/bin/env bash
+# servelint: vllm=0.33.0
+vllm serve ../../../conformance/models/deepseek-v3 \
+  --speculative-config '{"method": "mtp", "model": "../../../conformance/models/deepseek-v3"}'

@@ -1,0 +1,4 @@
+#!/usr/bin/env bash
+# servelint: vllm=0.33.0
+vllm serve ../../../conformance/models/qwen3 \
+  --speculative-config '{"method": "ngram", "num_speculative_tokens": 4, "prompt_lookup_min": 5, "prompt_lookup_max": 2}'
