@@ -63,19 +63,21 @@ _VALUES_FILES = ("values.yaml", "values.yml")
 def chart_of(path: str) -> tuple[str, str] | None:
     """``(the chart's folder, "template" or "values")`` when ``path`` is a
     template of a chart (a file under a ``templates/`` folder) or its
-    values file; None otherwise.  Whether the chart has a ``Chart.yaml``
-    or values file is checked by the reader."""
-    full = os.path.normpath(os.path.abspath(path))
-    folder = os.path.dirname(full)
-    if os.path.basename(full) in _VALUES_FILES:
-        return (folder, "values") if os.path.isdir(os.path.join(folder, "templates")) else None
-    for _ in range(4):  # templates/ may have folders of its own
+    values file; None otherwise.  The folder is spelled from ``path`` (as
+    the user named the file, so are the chart's other files in reports).
+    Whether the chart has a ``Chart.yaml`` or values file is checked by
+    the reader."""
+    here = os.path.dirname(path) or "."
+    if os.path.basename(path) in _VALUES_FILES:
+        return (here, "values") if os.path.isdir(os.path.join(here, "templates")) else None
+    folder = os.path.dirname(os.path.normpath(os.path.abspath(path)))
+    for up in range(4):  # templates/ may have folders of its own
         if os.path.basename(folder) == "templates":
-            return os.path.dirname(folder), "template"
-        up = os.path.dirname(folder)
-        if up == folder:
+            return os.path.normpath(os.path.join(here, *([os.pardir] * (up + 1)))), "template"
+        parent = os.path.dirname(folder)
+        if parent == folder:
             break
-        folder = up
+        folder = parent
     return None
 
 

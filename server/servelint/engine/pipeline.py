@@ -176,14 +176,12 @@ class Engine:
             diagnostics.extend(self._problem_diagnostics(path, [p], doc_release.version, settings))
         launches = self._within_limit(path, parsed, settings, doc_release.version, diagnostics)
         sources = {path: source}
-        chart: dict[int, tuple[Launch, str]] = {}
-        if launches:
-            # A Helm chart's template is rendered with its values file, and a
-            # values file joined to the templates that use it (``io``).
-            chart = io.template_values(path, text, launches, self.read_file, sources)
-            if not chart:
-                launches, states = io.values_launches(path, text, launches, self.read_file, sources)
-                chart = {i: (launches[i], state) for i, state in states.items()}
+        # A Helm chart's template is rendered with its values file, and a
+        # values file joined to the templates that use it (``io``).
+        chart = io.template_values(path, text, launches, self.read_file, sources) if launches else {}
+        if not chart:
+            launches, states = io.values_launches(path, text, launches, self.read_file, sources)
+            chart = {i: (launches[i], state) for i, state in states.items()}
 
         run = self._run(path, source, parsed, settings, previous, edit, len(launches), sources, chart)
         results: list[LaunchResult] = []
