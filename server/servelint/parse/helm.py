@@ -26,6 +26,11 @@ rendering the chart, three shapes are read:
    in a way only they show: the launch says so (``entry_unknown``).
 
 Anything else in a values file is not guessed at.
+
+A chart whose templates sit beside its values file is read as rendered
+(``render``), for the two expression shapes ``parse.templates.values_uses``
+finds: the template's launch with the default values put in, linted as the
+template and as the values file (the engine reads the other file).
 """
 
 from __future__ import annotations
