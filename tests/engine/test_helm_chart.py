@@ -194,3 +194,15 @@ def test_an_edit_of_values_yaml_is_seen_when_the_template_is_linted_again(hub, m
     found = engine.lint(template_path, text)
     [d] = [d for d in found.diagnostics if d.code == "SL312"]
     assert (d.path, found.source_of(d.path).range(d.span)["start"]["line"]) == (values_path, 7)
+
+
+def test_the_image_values_yaml_gives_decides_the_release(hub, tmp_path):
+    chart = tmp_path / "chart"
+    shutil.copytree(CHART, chart)
+    (chart / "values.yaml").write_text((CHART / "values.yaml").read_text().replace("tag: v0.33.0", "tag: v0.28.0"))
+    for name in (TEMPLATE, "values.yaml"):
+        [launch] = _check(hub, chart, "--show-launches", name)["files"][0]["launches"]
+        assert launch["release"] == {
+            "version": "0.28.0", "reason": "the image `vllm/vllm-openai:v0.28.0` of this launch's container"}
+    assert {f[3]: f[4] for f in _found(_check(hub, chart, TEMPLATE))}["SL101"].startswith(
+        "unknown flag --max-model-length for vLLM 0.28.0")

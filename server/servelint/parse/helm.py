@@ -366,6 +366,15 @@ def render(launch: Launch, use: "templates.ValuesUse", values: "yn.YamlDoc", val
     if not used:
         return None
     rendered = replace(launch, args=args, moved_from=None)
+    image = _render_image(use.image, src, root) if use.image is not None else None
+    if image is not None:
+        # The image decides the release: its hint sits where the document
+        # names the image (the template's expression, or the value in values.yaml).
+        ref, value_span = image
+        at = value_span if in_values else use.image[0]
+        found, _ = hints.scan(ref)
+        rendered = replace(rendered, image=ref, release_hints=list(launch.release_hints) + [
+            ReleaseHint(h.version, at, "image", h.text) for h in found])
     if in_values:
         # Its place is the values file's: the template's own places
         # (problems, hints, the container and its pod) are the template's
@@ -374,10 +383,28 @@ def render(launch: Launch, use: "templates.ValuesUse", values: "yn.YamlDoc", val
             rendered, entry_span=keys[0], span=_cover(used),
             opaque=[replace(w, path=w.path or template_path) for w in launch.opaque],
             env={k: replace(v, span=None) for k, v in launch.env.items()},
-            release_hints=[], problems=[], deployment=None, linked=None, pod=None, container=None,
+            release_hints=[h for h in rendered.release_hints if h not in launch.release_hints],
+            problems=[], deployment=None, linked=None, pod=None, container=None,
             layout="yaml-list",
         )
     return rendered, used
+
+
+def _render_image(image, src: yn.Src, root: Node) -> tuple[str, Span] | None:
+    """The image reference a template's ``image:`` value renders to, and
+    the span of the last value it takes (the tag, usually)."""
+    span, written, refs = image
+    out, k, last = [], span.start, None
+    for at, path in refs:
+        pair = _at(root, path)
+        value = _rendered(pair[1], False) if pair is not None else None
+        if value is None:
+            return None
+        out.append(written[k - span.start : at.start - span.start])
+        out.append(value)
+        k, last = at.end, src.span(pair[1])
+    out.append(written[k - span.start :])
+    return "".join(out), last
 
 
 def _cover(spans: list[Span]) -> Span:

@@ -265,10 +265,9 @@ class ValuesUse:
     words: dict[int, list[tuple[Span, tuple[str, ...]]]] = field(default_factory=dict)
     # (index in ``Launch.args`` where the items go, span of the action, path).
     lists: list[tuple[int, Span, tuple[str, ...]]] = field(default_factory=list)
-
-    @property
-    def paths(self) -> set[tuple[str, ...]]:
-        return {p for refs in self.words.values() for _, p in refs} | {p for _, _, p in self.lists}
+    # The container's ``image:`` value made of references (``"{{ .Values.image.repository }}:{{
+    # .Values.image.tag }}"``): its span, its text as written, and its references.
+    image: tuple[Span, str, list[tuple[Span, tuple[str, ...]]]] | None = None
 
 
 def values_path(expression: str) -> tuple[str, ...] | None:
@@ -310,8 +309,30 @@ def values_uses(text: str, launches: list[Launch]) -> list[ValuesUse | None]:
             if region.start <= key < region.end and not _inside(marks, span, launch.entry_span.start):
                 at = sum(1 for w in launch.args if w.span.start < span.start)
                 use.lists.append((at, span, path))
+        if launch.image is None and launch.entry_unknown is None and (use.words or use.lists):
+            use.image = _image(text, region, refs, marks, launch.entry_span.start)
         out.append(use if use.words or use.lists else None)
     return out
+
+
+_IMAGE_KEY = re.compile(r"^[ \t]*(?:-[ \t]+)?image:[ \t]*(\S[^\n#]*?)[ \t]*$", re.M)
+
+
+def _image(text: str, region: Span, refs: list, marks: Marks, after: int):
+    """The container's ``image:`` value in ``region``, when it is made of
+    plain references (and written text) only."""
+    for m in _IMAGE_KEY.finditer(text, region.start, region.end):
+        start, end = m.span(1)
+        if text[start] in "\"'" and end - start >= 2 and text[end - 1] == text[start]:
+            start, end = start + 1, end - 1  # a quoted scalar; no escapes in an image reference
+        hit = [(s, p) for s, p in refs if start <= s.start and s.end <= end]
+        if not hit or any(p is None for _, p in hit) or _inside(marks, Span(start, end), after):
+            return None
+        if "{{" in "".join(text[a.end:b.start] for (a, _), (b, _) in zip(hit, hit[1:])) or \
+                "{{" in text[start:hit[0][0].start] + text[hit[-1][0].end:end]:
+            return None  # another action in it
+        return Span(start, end), text[start:end], hit
+    return None
 
 
 def _inside(marks: Marks, span: Span, after: int) -> bool:
