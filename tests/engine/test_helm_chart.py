@@ -206,3 +206,13 @@ def test_the_image_values_yaml_gives_decides_the_release(hub, tmp_path):
             "version": "0.28.0", "reason": "the image `vllm/vllm-openai:v0.28.0` of this launch's container"}
     assert {f[3]: f[4] for f in _found(_check(hub, chart, TEMPLATE))}["SL101"].startswith(
         "unknown flag --max-model-length for vLLM 0.28.0")
+
+
+def test_a_suppression_in_values_yaml_holds_for_the_template_too(hub, tmp_path):
+    chart = tmp_path / "chart"
+    shutil.copytree(CHART, chart)
+    values = (CHART / "values.yaml").read_text().replace(
+        "- --dtype=float16", "- --dtype=float16  # servelint: ignore[SL312] -- tested in float16")
+    (chart / "values.yaml").write_text(values)
+    for name in (TEMPLATE, "values.yaml", "."):
+        assert [f[3] for f in _found(_check(hub, chart, name))] == ["SL101"], name

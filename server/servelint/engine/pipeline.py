@@ -178,10 +178,15 @@ class Engine:
         sources = {path: source}
         # A Helm chart's template is rendered with its values file, and a
         # values file joined to the templates that use it (``io``).
-        chart = io.template_values(path, text, launches, self.read_file, sources) if launches else {}
-        if not chart:
-            launches, states = io.values_launches(path, text, launches, self.read_file, sources)
-            chart = {i: (launches[i], state) for i, state in states.items()}
+        chart: dict[int, tuple[Launch, str]] = {}
+        try:
+            chart = io.template_values(path, text, launches, self.read_file, sources) if launches else {}
+            if not chart:
+                launches, states = io.values_launches(path, text, launches, self.read_file, sources)
+                chart = {i: (launches[i], state) for i, state in states.items()}
+        except Exception as exc:  # the launches are still checked, as the file alone shows them
+            _log_failure(exc, "reading the Helm chart of %s failed", path)
+            chart = {}
 
         run = self._run(path, source, parsed, settings, previous, edit, len(launches), sources, chart)
         results: list[LaunchResult] = []
@@ -201,6 +206,8 @@ class Engine:
             diagnostics.extend(res.diagnostics)
 
         diagnostics = self._apply_suppressions(path, source, parsed, diagnostics, settings)
+        if chart:
+            diagnostics = _suppressed_elsewhere(path, run.sources, diagnostics)
         diagnostics.sort(key=Diagnostic.sort_key)
         # Two launches can share a place: both expand `$COMMON`, both sit
         # inside one unclosed `$(`.  The editor shows each finding there once.
@@ -635,6 +642,20 @@ class _Relint:
 
     def adopt(self, result: LintResult) -> None:
         self.engine.adopt(result)
+
+
+def _suppressed_elsewhere(path: str, sources: dict[str, SourceText], diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """``diagnostics`` minus those a suppression in the other file they are
+    in silences (a finding on a values.yaml word, reported by the chart's
+    template: the values file's ``# servelint: ignore[...]`` holds there
+    too).  Unused suppressions there are that file's own lint's to report."""
+    from ..suppress import apply
+
+    for other, src in sources.items():
+        if other == path or "servelint:" not in src.text or not any(d.path == other for d in diagnostics):
+            continue
+        diagnostics, _ = apply(other, src, parse_document(other, src.text), diagnostics)
+    return diagnostics
 
 
 def _without_repeated_serve(launch: Launch) -> Launch:
