@@ -95,11 +95,14 @@ def template_values(path: str, text: str, launches: list[Launch], read_file,
     there.  The state is "values-missing" or a digest of the values file
     read (the launch's key holds it, so an edit of the values file is seen);
     the text goes into ``sources`` (findings on its words point into it)."""
+    if ".Values" not in text:
+        return {}
+    chart = chart_of(path)
+    if chart is None or chart[1] != "template":
+        return {}
+    # Only for a chart's template: a shell script's lint never loads YAML.
     from ..parse import helm, templates
 
-    chart = chart_of(path)
-    if chart is None or chart[1] != "template" or ".Values" not in text:
-        return {}
     uses = templates.values_uses(text, launches)
     if not any(uses):
         return {}
@@ -134,11 +137,11 @@ def values_launches(path: str, text: str, launches: list[Launch], read_file,
     ones)``.  A template's launch replaces the argument lists of the values
     file it shows how vLLM receives; without one, the launches are the
     values file's own.  The state is a digest of the templates read."""
-    from ..parse import helm, parse_document, templates
-
     chart = chart_of(path)
     if chart is None or chart[1] != "values":
         return launches, {}
+    from ..parse import helm, parse_document, templates
+
     folder = os.path.join(chart[0], "templates")
     try:
         names = sorted(os.listdir(folder))
