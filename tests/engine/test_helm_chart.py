@@ -216,3 +216,12 @@ def test_a_suppression_in_values_yaml_holds_for_the_template_too(hub, tmp_path):
     (chart / "values.yaml").write_text(values)
     for name in (TEMPLATE, "values.yaml", "."):
         assert [f[3] for f in _found(_check(hub, chart, name))] == ["SL101"], name
+
+
+def test_the_templates_own_image_decides_the_values_files_release(hub, tmp_path):
+    template = CONTAINER.replace("v0.33.0", "v0.28.0") + "            - {{ .Values.model }}\n"
+    chart = _chart(tmp_path, "model: acme/gemma3-mini\n", template)
+    [launch] = _check(hub, chart, "--show-launches", "values.yaml")["files"][0]["launches"]
+    assert launch["release"] == {
+        "version": "0.28.0", "reason": "the image `vllm/vllm-openai:v0.28.0` of this launch's container"}
+    assert launch["entry_range"]["start"] == {"line": 0, "character": 0}

@@ -337,6 +337,7 @@ class Engine:
         release = None
         build_state = ""
         chart_state = ""
+        ref = run.refs.get(id(launch))  # the --config word, found on the launch as parsed
         if index in run.chart:
             # Rendered with the chart's values: the values file's state is
             # part of the launch (an edit of that file is seen).
@@ -352,7 +353,7 @@ class Engine:
         if (prev is not None and run.stable is not None and launch.entry is not Entry.CONFIG_FILE
                 and launch.build is None and not chart_state):
             release = run.stable.release(prev.release)
-            if (release is prev.release and id(launch) not in run.refs
+            if (release is prev.release and ref is None
                     and prev.context == (release.version, release.reason, "", settings)):
                 # The common case of a keystroke elsewhere: no config file to
                 # read again, the same release.
@@ -361,7 +362,7 @@ class Engine:
                     return kept
         if release is None:
             release = self._choose_release(run, launch)
-        ref, cfg_launch, config_state, config_path = io.load_config(path, run.refs.get(id(launch)), self.read_file,
+        ref, cfg_launch, config_state, config_path = io.load_config(path, ref, self.read_file,
                                                                     run.sources, written=launch.written_config)
         if config_path:
             # The --config file runs under this launch's release: remember it

@@ -383,7 +383,10 @@ def render(launch: Launch, use: "templates.ValuesUse", values: "yn.YamlDoc", val
             rendered, entry_span=keys[0], span=_cover(used),
             opaque=[replace(w, path=w.path or template_path) for w in launch.opaque],
             env={k: replace(v, span=None) for k, v in launch.env.items()},
-            release_hints=[h for h in rendered.release_hints if h not in launch.release_hints],
+            # The template's own image names the release as well: said at the launch's start.
+            release_hints=[h if h not in launch.release_hints else
+                           ReleaseHint(h.version, Span(keys[0].start, keys[0].start), h.kind, h.text)
+                           for h in rendered.release_hints],
             problems=[], deployment=None, linked=None, pod=None, container=None,
             layout="yaml-list",
         )
