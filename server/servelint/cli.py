@@ -330,11 +330,13 @@ def check(args) -> int:
         diags, fix_status = apply_to_files(diags, source_of, write=args.fix, out=sys.stdout)
         status = max(status, fix_status)
 
-    # Each diagnostic once, even when a --config file is checked through two launches.
+    # Each diagnostic once, even when a --config file is checked through two
+    # launches (or a chart's values file through its template and itself),
+    # however its path was spelled.
     seen = set()
     unique = []
     for d in sorted(diags, key=lambda d: d.sort_key()):
-        key = (d.path, d.span, d.code, d.message)
+        key = (os.path.normpath(os.path.abspath(d.path)), d.span, d.code, d.message)
         if key not in seen:
             seen.add(key)
             unique.append(d)

@@ -31,7 +31,16 @@ not know:
   --show-launches` lists each launch's inputs). `unset-variable` reports
   only a variable the file shows empty where vLLM reads it;
 * **a template expression** (`{{ .Values.tp }}` in a Helm chart, `${{ matrix.tp }}`
-  in a workflow): the same;
+  in a workflow): the same. In a chart's template (a `templates/` folder
+  beside the chart's `values.yaml`), two shapes are read with the value
+  `values.yaml` sets: `{{ .Values.a.b }}` and, under `args:`/`command:`,
+  `{{ toYaml .Values.x | nindent N }}` (the list's items). That is the
+  chart's default: a value given with `helm install -f`/`--set` is not
+  known, and a value `values.yaml` does not set, a number Helm would print
+  in exponent form (a million and up), a pipeline, `include`, `tpl`, or a
+  block (`if`, `with`, `range`) around the words stays unknown. Findings on
+  a word from `values.yaml` point there, and `values.yaml` itself is
+  checked as the template's launch;
 * **an image whose entry point is not known** (any image but vLLM's own
   `vllm/vllm-openai`, given arguments but no command): its arguments are not
   read as `vllm serve`'s, and nothing is reported on them;

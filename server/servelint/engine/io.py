@@ -55,6 +55,130 @@ def load_build(path: str, launch: Launch, read_file, sources: dict[str, SourceTe
     return with_built_image(launch, text, target), hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+# -- Helm charts: a template's launches rendered with the chart's values ----------------
+
+_VALUES_FILES = ("values.yaml", "values.yml")
+
+
+def chart_of(path: str) -> tuple[str, str] | None:
+    """``(the chart's folder, "template" or "values")`` when ``path`` is a
+    template of a chart (a file under a ``templates/`` folder) or its
+    values file; None otherwise.  The folder is spelled from ``path`` (as
+    the user named the file, so are the chart's other files in reports).
+    Whether the chart has a ``Chart.yaml`` or values file is checked by
+    the reader."""
+    here = os.path.dirname(path) or "."
+    if os.path.basename(path) in _VALUES_FILES:
+        return (here, "values") if os.path.isdir(os.path.join(here, "templates")) else None
+    folder = os.path.dirname(os.path.normpath(os.path.abspath(path)))
+    for up in range(4):  # templates/ may have folders of its own
+        if os.path.basename(folder) == "templates":
+            return os.path.normpath(os.path.join(here, *([os.pardir] * (up + 1)))), "template"
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return None
+
+
+def _digest(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def template_values(path: str, text: str, launches: list[Launch], read_file,
+                    sources: dict[str, SourceText]) -> dict[int, tuple[Launch, str]]:
+    """A chart template's launches rendered with the chart's values file
+    (its defaults, as ``helm template`` without ``-f``), by index: ``(the
+    launch, state)``.  Only launches whose words come from ``.Values`` are
+    there.  The state is "values-missing" or a digest of the values file
+    read (the launch's key holds it, so an edit of the values file is seen);
+    the text goes into ``sources`` (findings on its words point into it)."""
+    if ".Values" not in text:
+        return {}
+    chart = chart_of(path)
+    if chart is None or chart[1] != "template":
+        return {}
+    # Only for a chart's template: a shell script's lint never loads YAML.
+    from ..parse import helm, templates
+
+    uses = templates.values_uses(text, launches)
+    if not any(uses):
+        return {}
+    folder = chart[0]
+    values_path, values_text = None, None
+    for name in _VALUES_FILES:
+        values_path = os.path.join(folder, name)
+        values_text = read_file(values_path)
+        if values_text is not None:
+            break
+    if values_text is None:
+        if not os.path.exists(os.path.join(folder, "Chart.yaml")):
+            return {}  # not a chart: a templates/ folder of something else
+        return {i: (launches[i], "values-missing") for i, use in enumerate(uses) if use is not None}
+    state = "values:" + _digest(values_text)
+    doc = helm.values_root(values_text)
+    out: dict[int, tuple[Launch, str]] = {}
+    for i, use in enumerate(uses):
+        if use is None:
+            continue
+        got = helm.render(launches[i], use, doc, values_path, path) if doc is not None else None
+        out[i] = (got[0] if got is not None else launches[i], state)
+        if got is not None:
+            sources[values_path] = SourceText(values_text)
+    return out
+
+
+def values_launches(path: str, text: str, launches: list[Launch], read_file,
+                    sources: dict[str, SourceText]) -> tuple[list[Launch], dict[int, str]]:
+    """A chart's values file's launches, with its templates' launches
+    rendered with it: ``(the launches, state by index of the rendered
+    ones)``.  A template's launch replaces the argument lists of the values
+    file it shows how vLLM receives; without one, the launches are the
+    values file's own.  The state is a digest of the templates read."""
+    chart = chart_of(path)
+    if chart is None or chart[1] != "values":
+        return launches, {}
+    from ..parse import helm, parse_document, templates
+
+    folder = os.path.join(chart[0], "templates")
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return launches, {}
+    doc = None
+    rendered: list[tuple[Launch, list]] = []
+    read: list[str] = []
+    for name in names:
+        if name.startswith("_") or not name.endswith((".yaml", ".yml")):
+            continue
+        template_path = os.path.join(folder, name)
+        template_text = read_file(template_path)
+        if template_text is None or ".Values" not in template_text or "vllm" not in template_text.lower():
+            continue
+        if doc is None:
+            doc = helm.values_root(text)
+            if doc is None:
+                return launches, {}
+        parsed = parse_document(template_path, template_text)
+        found = 0
+        for launch, use in zip(parsed.launches, templates.values_uses(template_text, parsed.launches)):
+            got = helm.render(launch, use, doc, path, template_path, in_values=True) if use is not None else None
+            if got is not None:
+                rendered.append(got)
+                found += 1
+        if found:
+            sources[template_path] = SourceText(template_text)
+            read.append(template_path + ":" + _digest(template_text))
+    if not rendered:
+        return launches, {}
+    joined = helm.joined(launches, rendered)
+    state = "templates:" + _digest("\n".join(read))
+    ids = {id(launch) for launch, _ in rendered}
+    return joined, {i: state for i, launch in enumerate(joined) if id(launch) in ids}
+
+
 def load_config(path: str, ref: Word | None, read_file, sources: dict[str, SourceText], written=None):
     """The --config file a launch names with ``ref`` (the launch ``path``
     is in): ``(ref, its launch, state, its path)``.  The state is "" (no

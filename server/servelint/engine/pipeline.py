@@ -78,6 +78,9 @@ class _Run:
     # This lint's results by key: a file that repeats a launch word for
     # word (a generated matrix, a loop unrolled) checks it once.
     twins: dict[tuple, LaunchResult] = field(default_factory=dict)
+    # By launch index: the launch rendered with its Helm chart's values (or
+    # its values file's templates), and the state of the file read for it.
+    chart: dict[int, tuple[Launch, str]] = field(default_factory=dict)
 
     def old_at(self, index: int) -> LaunchResult | None:
         """The last lint's launch that had this launch's place."""
@@ -172,8 +175,20 @@ class Engine:
         for p in parsed.problems:
             diagnostics.extend(self._problem_diagnostics(path, [p], doc_release.version, settings))
         launches = self._within_limit(path, parsed, settings, doc_release.version, diagnostics)
+        sources = {path: source}
+        # A Helm chart's template is rendered with its values file, and a
+        # values file joined to the templates that use it (``io``).
+        chart: dict[int, tuple[Launch, str]] = {}
+        try:
+            chart = io.template_values(path, text, launches, self.read_file, sources) if launches else {}
+            if not chart:
+                launches, states = io.values_launches(path, text, launches, self.read_file, sources)
+                chart = {i: (launches[i], state) for i, state in states.items()}
+        except Exception as exc:  # the launches are still checked, as the file alone shows them
+            _log_failure(exc, "reading the Helm chart of %s failed", path)
+            chart = {}
 
-        run = self._run(path, source, parsed, settings, previous, edit, len(launches))
+        run = self._run(path, source, parsed, settings, previous, edit, len(launches), sources, chart)
         results: list[LaunchResult] = []
         for i, launch in enumerate(launches):
             try:
@@ -191,6 +206,8 @@ class Engine:
             diagnostics.extend(res.diagnostics)
 
         diagnostics = self._apply_suppressions(path, source, parsed, diagnostics, settings)
+        if chart:
+            diagnostics = _suppressed_elsewhere(path, run.sources, diagnostics)
         diagnostics.sort(key=Diagnostic.sort_key)
         # Two launches can share a place: both expand `$COMMON`, both sit
         # inside one unclosed `$(`.  The editor shows each finding there once.
@@ -202,7 +219,8 @@ class Engine:
         return result
 
     def _run(self, path: str, source: SourceText, parsed: ParsedDocument, settings: Settings,
-             previous: LintResult | None, edit: Change | None, count: int) -> _Run:
+             previous: LintResult | None, edit: Change | None, count: int,
+             sources: dict[str, SourceText], chart: dict[int, tuple[Launch, str]]) -> _Run:
         """What the checks of this lint's ``count`` launches share."""
         before = previous.launches if previous else []
         # A launch whose text did not change (maybe moved) is found by its key;
@@ -221,10 +239,9 @@ class Engine:
         refs: dict[int, Word] = {}
         for launch, word in parsed.config_refs:
             refs.setdefault(id(launch), word)
-        sources = {path: source}
         return _Run(path, source, parsed, settings, edit, before, by_key, stable, refs,
                     sign=self.reuse_rules and previous is not None, sources=sources,
-                    text_of=lambda p: sources[p].text if p in sources else None)
+                    text_of=lambda p: sources[p].text if p in sources else None, chart=chart)
 
     def _within_limit(self, path: str, parsed: ParsedDocument, settings: Settings, version: str,
                       diagnostics: list[Diagnostic]) -> list[Launch]:
@@ -319,6 +336,12 @@ class Engine:
         prev = run.by_key.of_launch(launch, index, launch.moved_from) if run.by_key else None
         release = None
         build_state = ""
+        chart_state = ""
+        ref = run.refs.get(id(launch))  # the --config word, found on the launch as parsed
+        if index in run.chart:
+            # Rendered with the chart's values: the values file's state is
+            # part of the launch (an edit of that file is seen).
+            launch, chart_state = run.chart[index]
         if has_build(launch):
             # A compose service built from a Dockerfile runs what that file
             # says: read it (an edit of it is seen through its digest).
@@ -328,9 +351,9 @@ class Engine:
                                     ("not-vllm", build_state), launch.span.start)
             launch = built
         if (prev is not None and run.stable is not None and launch.entry is not Entry.CONFIG_FILE
-                and not has_build(launch)):
+                and not has_build(launch) and not chart_state):
             release = run.stable.release(prev.release)
-            if (release is prev.release and id(launch) not in run.refs
+            if (release is prev.release and ref is None
                     and prev.context == (release.version, release.reason, "", settings)):
                 # The common case of a keystroke elsewhere: no config file to
                 # read again, the same release.
@@ -339,7 +362,7 @@ class Engine:
                     return kept
         if release is None:
             release = self._choose_release(run, launch)
-        ref, cfg_launch, config_state, config_path = io.load_config(path, run.refs.get(id(launch)), self.read_file,
+        ref, cfg_launch, config_state, config_path = io.load_config(path, ref, self.read_file,
                                                                     run.sources, written=launch.written_config)
         if config_path:
             # The --config file runs under this launch's release: remember it
@@ -348,14 +371,15 @@ class Engine:
         context = (release.version, release.reason, config_state, settings)
         read = self._reader(launch, release, cfg_launch, config_state, config_path)
 
-        if prev is not None and prev.context == context:
+        if prev is not None and prev.context == context and not chart_state:
             # A launch the re-parse carried over keeps its findings if the
             # release, the config file and the settings are the same too; no
             # need to compare words.
             kept = self._carried(prev, prev.key, run, launch, release, read)
             if kept is not None:
                 return kept
-        key = launch_key(run.source, launch, self._env_keys) + (self._launcher(run, launch), build_state) + context
+        key = (launch_key(run.source, launch, self._env_keys) + (self._launcher(run, launch), build_state, chart_state)
+               + context)
         twin = run.twins.get(key)
         if twin is not None:
             same = within(twin.diagnostics, path, twin.launch.span, launch.span)
@@ -619,6 +643,20 @@ class _Relint:
 
     def adopt(self, result: LintResult) -> None:
         self.engine.adopt(result)
+
+
+def _suppressed_elsewhere(path: str, sources: dict[str, SourceText], diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """``diagnostics`` minus those a suppression in the other file they are
+    in silences (a finding on a values.yaml word, reported by the chart's
+    template: the values file's ``# servelint: ignore[...]`` holds there
+    too).  Unused suppressions there are that file's own lint's to report."""
+    from ..suppress import apply
+
+    for other, src in sources.items():
+        if other == path or "servelint:" not in src.text or not any(d.path == other for d in diagnostics):
+            continue
+        diagnostics, _ = apply(other, src, parse_document(other, src.text), diagnostics)
+    return diagnostics
 
 
 def _without_repeated_serve(launch: Launch) -> Launch:

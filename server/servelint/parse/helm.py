@@ -26,17 +26,25 @@ rendering the chart, three shapes are read:
    in a way only they show: the launch says so (``entry_unknown``).
 
 Anything else in a values file is not guessed at.
+
+A chart whose templates sit beside its values file is read as rendered
+(``render``), for the two expression shapes ``parse.templates.values_uses``
+finds: the template's launch with the default values put in, linted as the
+template and as the values file (the engine reads the other file).
 """
 
 from __future__ import annotations
 
 import os
+import re
+from dataclasses import replace
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.resolver import Resolver
 
 from ..model import Entry, Form, Launch, ParseProblem, ReleaseHint, Word
 from ..text import Span
-from . import hints
+from . import hints, templates
 from . import yamlnodes as yn
 from .launches import find_launches
 from .k8s import container_launches
@@ -256,3 +264,206 @@ def _vllm_config_args(src: yn.Src, cfg_key: Node, cfg: MappingNode) -> list[Word
     if isinstance(extra, SequenceNode):
         args += [_word(src, item) for item in extra.value if isinstance(item, ScalarNode)]
     return args
+
+
+# -- a chart's values rendered into its templates' launches ------------------------
+
+
+def values_root(text: str) -> "yn.YamlDoc | None":
+    """A values file's document, when it is a mapping."""
+    docs, _ = yn.load_documents(text)
+    for doc in docs:
+        if isinstance(doc.root, MappingNode):
+            return doc
+    return None
+
+
+def _at(root: Node, path: tuple[str, ...]) -> tuple[Node, Node] | None:
+    """The (key, value) pair at ``path`` of the values; None when not set."""
+    pair = None
+    node = root
+    for key in path:
+        pair = yn.get_pair(node, key)
+        if pair is None:
+            return None
+        node = pair[1]
+    return pair
+
+
+# A value that reads back as the same string wherever a template puts it:
+# in a plain or quoted YAML scalar, alone or inside a word.
+_SAFE_TEXT = re.compile(r"[\w./+=~,-][\w./@+=~,%:-]*")
+_RESOLVER = Resolver()
+
+
+def _rendered(node: Node, alone: bool) -> str | None:
+    """What ``{{ .Values.x }}`` writes for the value ``node``, when that is
+    sure; None otherwise (the value stays unknown).
+
+    Helm reads values into Go's types (numbers are float64) and prints them
+    with ``fmt``: true/false, a number as ``%v`` (1e+06 from a million up:
+    not guessed at), a string as it is."""
+    if not isinstance(node, ScalarNode):
+        return None
+    value = yn.scalar_value(node)
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    elif isinstance(value, int):
+        text = str(value) if abs(value) < 10**6 else None
+    elif isinstance(value, float):
+        text = None
+        if value == int(value) and abs(value) < 1e6:
+            text = str(int(value))
+    elif isinstance(value, str) and node.tag == "tag:yaml.org,2002:str":
+        text = value if _SAFE_TEXT.fullmatch(value) and not value.endswith(":") else None
+    else:
+        return None
+    if text is not None and alone and isinstance(value, str):
+        # Alone in a list item, the text must read back as a string.
+        if _RESOLVER.resolve(ScalarNode, text, (True, False)) != "tag:yaml.org,2002:str":
+            return None
+    return text
+
+
+def render(launch: Launch, use: "templates.ValuesUse", values: "yn.YamlDoc", values_path: str,
+           template_path: str, in_values: bool = False) -> tuple[Launch, list[Span]] | None:
+    """``launch`` (of a chart template) with the values of ``values`` put
+    where ``use`` says, and the spans in the values file it took; None when
+    the values file sets none of them.
+
+    Words from the values file are placed there; the template's own words
+    (with a value inside, ``--port={{ .Values.port }}``: the value shown
+    over the expression) stay in the template.  ``in_values``: the values
+    file is the document being linted (its words carry no path, the
+    template's carry ``template_path``), else the template is."""
+    src, root = values.src, values.root
+    values_mark = None if in_values else values_path
+    template_mark = template_path if in_values else None
+    used: list[Span] = []
+    keys: list[Span] = []  # the keys of the values taken
+    args: list[Word] = []
+    inserts: dict[int, list[Word]] = {}
+    for at, _span, path in use.lists:
+        pair = _at(root, path)
+        seq = pair[1] if pair is not None else None
+        if not isinstance(seq, SequenceNode) or not all(isinstance(i, ScalarNode) for i in seq.value):
+            continue
+        items = [_word(src, item) for item in seq.value]
+        for w in items:
+            w.path = values_mark
+        inserts.setdefault(at, []).extend(items)
+        used.append(src.span(pair[0]).cover(src.span(seq)))
+        keys.append(src.span(pair[0]))
+    for i, w in enumerate(launch.args):
+        args.extend(inserts.pop(i, ()))
+        refs = use.words.get(i)
+        got = _render_word(w, refs, src, root, values_mark, template_mark, used, keys) if refs else None
+        if got is None:
+            got = replace(w, path=template_mark) if in_values and w.path is None else w
+        args.append(got)
+    for rest in inserts.values():
+        args.extend(rest)
+    if not used:
+        return None
+    rendered = replace(launch, args=args, moved_from=None)
+    image = _render_image(use.image, src, root) if use.image is not None else None
+    if image is not None:
+        # The image decides the release: its hint sits where the document
+        # names the image (the template's expression, or the value in values.yaml).
+        ref, value_span = image
+        at = value_span if in_values else use.image[0]
+        found, _ = hints.scan(ref)
+        rendered = replace(rendered, image=ref, release_hints=list(launch.release_hints) + [
+            ReleaseHint(h.version, at, "image", h.text) for h in found])
+    if in_values:
+        # Its place is the values file's: the template's own places
+        # (problems, hints, the container and its pod) are the template's
+        # lint's to report.
+        rendered = replace(
+            rendered, entry_span=keys[0], span=_cover(used),
+            opaque=[replace(w, path=w.path or template_path) for w in launch.opaque],
+            env={k: replace(v, span=None) for k, v in launch.env.items()},
+            # The template's own image names the release as well: said at the launch's start.
+            release_hints=[h if h not in launch.release_hints else
+                           ReleaseHint(h.version, Span(keys[0].start, keys[0].start), h.kind, h.text)
+                           for h in rendered.release_hints],
+            problems=[], deployment=None, linked=None, pod=None, container=None,
+            layout="yaml-list",
+        )
+    return rendered, used
+
+
+def _render_image(image, src: yn.Src, root: Node) -> tuple[str, Span] | None:
+    """The image reference a template's ``image:`` value renders to, and
+    the span of the last value it takes (the tag, usually)."""
+    span, written, refs = image
+    out, k, last = [], span.start, None
+    for at, path in refs:
+        pair = _at(root, path)
+        value = _rendered(pair[1], False) if pair is not None else None
+        if value is None:
+            return None
+        out.append(written[k - span.start : at.start - span.start])
+        out.append(value)
+        k, last = at.end, src.span(pair[1])
+    out.append(written[k - span.start :])
+    return "".join(out), last
+
+
+def _cover(spans: list[Span]) -> Span:
+    return Span(min(s.start for s in spans), max(s.end for s in spans))
+
+
+def _render_word(w: Word, refs: list[tuple[Span, tuple[str, ...]]], src: yn.Src, root: Node,
+                 values_mark: str | None, template_mark: str | None, used: list[Span],
+                 keys: list[Span]) -> Word | None:
+    """``w`` with its ``.Values`` references replaced by their values; None
+    when one of them is not set (the word stays unknown)."""
+    whole = len(refs) == 1 and all(refs[0][0].start <= w.at(k) < refs[0][0].end for k in range(len(w.text)))
+    texts = []
+    for _span, path in refs:
+        pair = _at(root, path)
+        text = _rendered(pair[1], whole) if pair is not None else None
+        if text is None:
+            return None
+        texts.append((text, pair[1]))
+        used.append(src.span(pair[1]))
+        keys.append(src.span(pair[0]))
+    if whole:
+        # The whole word is the value: it is written in the values file.
+        text, node = texts[0]
+        got = _word(src, node)
+        if got.text != text:  # a number or a boolean, as Go prints it
+            got = _synthetic(text, src.span(node), note=None)
+        got.path = values_mark
+        return got
+    out, offsets = [], []
+    k = 0
+    n = len(w.text)
+    for (span, _), (text, _node) in zip(refs, texts):
+        while k < n and w.at(k) < span.start:
+            out.append(w.text[k])
+            offsets.append(w.at(k))
+            k += 1
+        out.append(text)
+        offsets.extend([span.start] * len(text))
+        while k < n and w.at(k) < span.end:
+            k += 1
+    while k < n:
+        out.append(w.text[k])
+        offsets.append(w.at(k))
+        k += 1
+    offsets.append(w.at(n))
+    return Word("".join(out), w.span, offsets=offsets, role=w.role, node=w.node, path=w.path or template_mark)
+
+
+def joined(own: list[Launch], rendered: list[tuple[Launch, list[Span]]]) -> list[Launch]:
+    """A values file's launches once its chart's templates are rendered
+    with it: the templates' launches (``render(..., in_values=True)``), in
+    place of the argument lists they show how vLLM receives (shape 4);
+    the file's other launches stay."""
+    used = [u for _, spans in rendered for u in spans]
+    kept = [launch for launch in own
+            if not (launch.entry_unknown == _UNMODELLED
+                    and any(u.start <= w.span.start and w.span.end <= u.end for w in launch.args for u in used))]
+    return sorted(kept + [launch for launch, _ in rendered], key=lambda launch: launch.span.start)

@@ -239,4 +239,134 @@ def restore(value: str, w: Word | None, text: str) -> str:
     return got
 
 
-__all__ = ["PLACEHOLDER", "Marks", "mask", "finish", "has_template", "restore"]
+# -- what a chart's values give a launch ---------------------------------------------
+#
+# Two shapes only, the ones that say exactly what they put where:
+# ``{{ .Values.a.b }}`` (the value at that path, as text) and, alone on its
+# line under an ``args:``/``command:`` key, ``{{ toYaml .Values.x | nindent
+# N }}`` (the list's items).  A pipeline, a function, ``include``, ``tpl``,
+# a condition or a range around them: what they give stays unknown.
+
+_VALUES_PATH = r"\.Values((?:\.[A-Za-z_][A-Za-z0-9_]*)+)"
+_SCALAR_REF = re.compile(r"\{\{-?\s*" + _VALUES_PATH + r"\s*-?\}\}\Z")
+_LIST_REF = re.compile(r"\{\{-?\s*toYaml\s+" + _VALUES_PATH + r"\s*\|\s*n?indent\s+(\d+)\s*-?\}\}\Z")
+_ARGV_KEY = re.compile(r"(?:-\s+)?(args|command)\s*:\s*(?:#.*)?")
+
+
+@dataclass(slots=True)
+class ValuesUse:
+    """Where one launch's words come from its chart's values: read from the
+    template's text, applied by ``parse.helm.render`` once the engine has
+    read the values file."""
+
+    # Index in ``Launch.args`` → the ``.Values`` references inside that word
+    # (span of the action, the path).  Only words made of plain references
+    # and written text.
+    words: dict[int, list[tuple[Span, tuple[str, ...]]]] = field(default_factory=dict)
+    # (index in ``Launch.args`` where the items go, span of the action, path).
+    lists: list[tuple[int, Span, tuple[str, ...]]] = field(default_factory=list)
+    # The container's ``image:`` value made of references (``"{{ .Values.image.repository }}:{{
+    # .Values.image.tag }}"``): its span, its text as written, and its references.
+    image: tuple[Span, str, list[tuple[Span, tuple[str, ...]]]] | None = None
+
+
+def values_path(expression: str) -> tuple[str, ...] | None:
+    """The path of ``{{ .Values.a.b }}``, else None."""
+    m = _SCALAR_REF.match(expression)
+    return tuple(m.group(1)[1:].split(".")) if m else None
+
+
+def values_uses(text: str, launches: list[Launch]) -> list[ValuesUse | None]:
+    """For each launch of a chart template ``text``, where its words come
+    from the chart's values (None: nowhere)."""
+    if ".Values" not in text:
+        return [None] * len(launches)
+    actions = list(_actions(text))
+    masked, marks = mask(text)
+    alone = _alone(text, actions)
+    refs: list[tuple[Span, tuple[str, ...] | None]] = []
+    inserts: list[tuple[Span, tuple[str, ...], int]] = []  # (action, path, offset of the key it is under)
+    for (a, b), only in zip(actions, alone):
+        written = text[a:b]
+        if only:
+            m = _LIST_REF.match(written)
+            key = _list_key(masked, a, int(m.group(2))) if m else None
+            if key is not None:
+                inserts.append((Span(a, b), tuple(m.group(1)[1:].split(".")), key))
+            continue
+        refs.append((Span(a, b), values_path(written)))
+    out: list[ValuesUse | None] = []
+    for launch in launches:
+        use = ValuesUse()
+        for i, w in enumerate(launch.args):
+            if w.exact or (w.path is not None):
+                continue
+            hit = [(s, p) for s, p in refs if w.span.start < s.end and s.start < w.span.end]
+            if hit and all(p is not None for _, p in hit) and not _inside(marks, w.span, launch.entry_span.start):
+                use.words[i] = hit
+        region = launch.deployment.span if launch.deployment is not None and launch.deployment.span else launch.span
+        for span, path, key in inserts:
+            if region.start <= key < region.end and not _inside(marks, span, launch.entry_span.start):
+                at = sum(1 for w in launch.args if w.span.start < span.start)
+                use.lists.append((at, span, path))
+        if launch.image is None and launch.entry_unknown is None and (use.words or use.lists):
+            use.image = _image(text, region, refs, marks, launch.entry_span.start)
+        out.append(use if use.words or use.lists else None)
+    return out
+
+
+_IMAGE_KEY = re.compile(r"^[ \t]*(?:-[ \t]+)?image:[ \t]*(\S[^\n#]*?)[ \t]*$", re.M)
+
+
+def _image(text: str, region: Span, refs: list, marks: Marks, after: int):
+    """The container's ``image:`` value in ``region``, when it is made of
+    plain references (and written text) only."""
+    for m in _IMAGE_KEY.finditer(text, region.start, region.end):
+        start, end = m.span(1)
+        if text[start] in "\"'" and end - start >= 2 and text[end - 1] == text[start]:
+            start, end = start + 1, end - 1  # a quoted scalar; no escapes in an image reference
+        hit = [(s, p) for s, p in refs if start <= s.start and s.end <= end]
+        if not hit or any(p is None for _, p in hit) or _inside(marks, Span(start, end), after):
+            return None
+        if "{{" in "".join(text[a.end:b.start] for (a, _), (b, _) in zip(hit, hit[1:])) or \
+                "{{" in text[start:hit[0][0].start] + text[hit[-1][0].end:end]:
+            return None  # another action in it
+        return Span(start, end), text[start:end], hit
+    return None
+
+
+def _inside(marks: Marks, span: Span, after: int) -> bool:
+    """Whether ``span`` is in the body of a block that changes what it
+    gives: any ``range``/``with`` (inside one, ``.Values`` is not the
+    chart's values), or an ``if`` that starts after ``after`` (one around
+    the whole resource does not decide the launch's words)."""
+    for body, opening in marks.conditions:
+        if body.start <= span.start and span.end <= body.end:
+            keyword = opening.lstrip("{- \t").split(None, 1)[0] if opening.strip("{}- \t") else ""
+            if keyword in ("range", "with") or body.start > after:
+                return True
+    return False
+
+
+def _list_key(masked: str, at: int, indent: int) -> int | None:
+    """The offset of the ``args:``/``command:`` key whose list the items an
+    action at ``at`` writes (at ``indent`` columns) join, else None: the
+    nearest line above with less indentation (or as much, not an item),
+    over blank lines and the list's own items."""
+    end = masked.rfind("\n", 0, at)
+    while end > 0:
+        start = masked.rfind("\n", 0, end) + 1
+        line = masked[start:end].rstrip("\r")
+        body = line.lstrip(" ")
+        col = len(line) - len(body)
+        end = start - 1
+        if not body or body.startswith("#"):
+            continue
+        if col > indent or (col == indent and body.startswith("- ")):
+            continue  # an item of the same list, or a line inside one
+        return start + col if _ARGV_KEY.fullmatch(body) else None
+    return None
+
+
+__all__ = ["PLACEHOLDER", "Marks", "ValuesUse", "mask", "finish", "has_template", "restore", "values_path",
+           "values_uses"]

@@ -1,0 +1,1 @@
+{{- define "gemma-server.name" -}}{{ .Chart.Name }}{{- end }}
