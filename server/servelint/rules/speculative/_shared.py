@@ -183,10 +183,14 @@ def _key_edits(ctx, args, key, new_key, new_value) -> "list[Edit] | None":
             for written, child in node.children.items():
                 if not isinstance(written, str) or config_key(version, "speculative_config", written) != key:
                     continue
-                style = ed.word_style(inv, word)
-                if new_key is not None:
-                    edit = ed.replace_in_word(text, word, child.key_start, child.key_end, json.dumps(new_key), style, path)
-                else:
-                    edit = ed.replace_in_word(text, word, child.start, child.end, json.dumps(new_value), style, path)
+                start, end = (child.key_start, child.key_end) if new_key is not None else (child.start, child.end)
+                span = word.sub(start, end)
+                if text[span.start : span.end] != word.text[start:end]:
+                    # Escaped as written (JSON inside a YAML string, a shell
+                    # double quote): rewriting the whole word would lose the
+                    # outer quoting, so no fix.
+                    return None
+                new = json.dumps(new_key if new_key is not None else new_value)
+                edit = ed.replace_in_word(text, word, start, end, new, ed.word_style(inv, word), path)
                 return [edit] if edit is not None else None
     return None
