@@ -57,8 +57,9 @@ def test_nemotron_h_with_mtp_layers_is_an_mtp_draft(model_dir):
 
 
 def test_mtp_without_the_served_models_config_is_silent():
-    # A Hub id with no config.json at hand: the model type is unknown.
-    assert codes(["meta-llama/Llama-3.1-8B-Instruct", *spec(method="mtp", num_speculative_tokens=1)]) == []
+    # A Hub id with no config.json at hand (neither local nor bundled): the
+    # model type is unknown.
+    assert codes(["example-org/unpublished-model", *spec(method="mtp", num_speculative_tokens=1)]) == []
 
 
 def test_hf_overrides_leave_the_mtp_draft_unknown():
