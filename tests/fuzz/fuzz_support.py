@@ -301,7 +301,8 @@ def dockerfile_document(draw) -> str:
 def seed_files(*forms: str) -> list[Path]:
     out = []
     for form in forms:
-        out += sorted(p for p in (FORMS / form).iterdir() if not p.name.endswith(".json"))
+        # Files only: a form may keep a folder of them too (helm/templates).
+        out += sorted(p for p in (FORMS / form).iterdir() if p.is_file() and not p.name.endswith(".json"))
     return out
 
 

@@ -111,11 +111,17 @@ _UNMODELLED = ("this values file's chart passes these arguments to vLLM in its t
 
 
 def _argument_lists(src: yn.Src, root: Node, read: set[int], path: tuple[str, ...] = (),
-                    depth: int = 0) -> list[Launch]:
+                    depth: int = 0, seen: set[int] | None = None) -> list[Launch]:
     """Argument lists of charts servelint does not model (shape 4)."""
     out: list[Launch] = []
     if depth > 40 or not isinstance(root, MappingNode):
         return out
+    # Each mapping once: YAML aliases (``<<: *anchor``, even one inside its
+    # own anchor) make the tree a graph, with paths exponential in its depth.
+    seen = set() if seen is None else seen
+    if id(root) in seen:
+        return out
+    seen.add(id(root))
     pairs = yn.items(root)
     here = " ".join(path).lower()
     beside = " ".join(
@@ -133,10 +139,10 @@ def _argument_lists(src: yn.Src, root: Node, read: set[int], path: tuple[str, ..
             if launch is not None:
                 out.append(launch)
         elif isinstance(v, MappingNode):
-            out.extend(_argument_lists(src, v, read, path + (key,), depth + 1))
+            out.extend(_argument_lists(src, v, read, path + (key,), depth + 1, seen))
         elif isinstance(v, SequenceNode):
             for item in v.value:
-                out.extend(_argument_lists(src, item, read, path + (key,), depth + 1))
+                out.extend(_argument_lists(src, item, read, path + (key,), depth + 1, seen))
     return out
 
 
