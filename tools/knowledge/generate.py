@@ -473,6 +473,10 @@ def encode(records: dict[str, dict], images: dict | None = None) -> None:
     """Write data/ for ``records`` (every release servelint ships)."""
     releases = sorted(records, key=version_key)
     DATA.mkdir(parents=True, exist_ok=True)
+    for stale in DATA.glob("release-*.json.gz"):
+        if stale.name[len("release-"):-len(".json.gz")] not in records:
+            stale.unlink()
+            log(f"removed {stale.name}")
     helps, trees, rows, files = Pool(), Pool(), Pool(), Pool()
     generated = {
         "generator": f"tools/knowledge/generate.py v{GENERATOR_VERSION}",
@@ -890,7 +894,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{', '.join(fresh[v]['entries'])}, {len(fresh[v]['architectures'])} architectures "
             f"({bad} without facts), {len(fresh[v]['problems'])} check problems")
     newest = max(records, key=version_key)
-    if newest in fresh and not args.tables_only and not args.from_raw:
+    if newest in fresh and not (args.tables_only or args.from_raw or args.from_tables):
         newest_followups(newest)
     print(report.render(before, records, sorted(fresh, key=version_key)))
     return 0
