@@ -65,11 +65,18 @@ os.environ.setdefault("VLLM_NO_USAGE_STATS", "1")
 os.environ.setdefault("VLLM_LOGGING_LEVEL", "ERROR")
 
 OUT_PATH = sys.argv[1] if len(sys.argv) > 1 else "release.json"
-# vllm/engine/arg_utils.py extracts the help texts only when some argv
-# element contains "--help" and hides --model only when argv holds "serve"
-# and the exact token "--help" (0.25.0+): this argv gets the first, not the
-# second (the oracle's dump_schema.py does the same).
-sys.argv = [sys.argv[0], "--help=schema-dump"]
+# What vLLM reads from sys.argv while it builds its parsers:
+# * vllm/engine/arg_utils.py extracts the help texts only when some argv
+#   element contains "--help" (0.25.0+: NEEDS_HELP);
+# * --model is left out when argv holds "serve" (0.9.x: `if 'serve' not in
+#   sys.argv[1:] and '--help' not in sys.argv[1:]`) or "serve" and the exact
+#   token "--help" (0.25.0+);
+# * vllm/entrypoints/utils.py prints a filtered help and exits for an
+#   element starting with "--help=" (0.9.x on).
+# So each entry point is built with the argv a user's launch has, plus
+# HELP_WORD: it contains "--help" but is neither "--help" nor "--help=...".
+HELP_WORD = "--help-schema-dump"
+sys.argv = [sys.argv[0], HELP_WORD]
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.join(HERE, "vllm_oracle"), HERE]

@@ -64,8 +64,22 @@ def _intercept_parse():
             setattr(cls, name, fn)
 
 
-def _run_until_parse(fn) -> tuple[object | None, list[str], str | None]:
-    """(parser, warnings raised, error) of running ``fn`` up to its parse."""
+def _run_until_parse(fn, argv: list[str] | None = None) -> tuple[object | None, list[str], str | None]:
+    """(parser, warnings raised, error) of running ``fn`` up to its parse,
+    with ``sys.argv`` set to ``argv`` meanwhile (vLLM reads it while it
+    builds its parsers)."""
+    import sys
+
+    saved = sys.argv
+    if argv is not None:
+        sys.argv = list(argv)
+    try:
+        return _run_until_parse_now(fn)
+    finally:
+        sys.argv = saved
+
+
+def _run_until_parse_now(fn):
     with warnings.catch_warnings(record=True) as caught, _intercept_parse():
         warnings.simplefilter("always")
         try:
@@ -138,15 +152,17 @@ def _subparser(parser, name: str):
     return None
 
 
-def capture_entry_points() -> dict:
-    """{entry name: {"parser", "top", "built_by", "warnings", "error"}}."""
+def capture_entry_points(help_word: str = "--help-schema-dump") -> dict:
+    """{entry name: {"parser", "top", "built_by", "warnings", "error"}},
+    each parser built with the argv its entry point gets (``vllm serve
+    ...``, ``api_server.py ...``) plus ``help_word`` (see dump_release.py)."""
     found: dict[str, dict] = {}
     script = _console_script()
     if script:
         module, _, func = script.partition(":")
         try:
             fn = getattr(importlib.import_module(module), func)
-            top, warned, error = _run_until_parse(fn)
+            top, warned, error = _run_until_parse(fn, ["vllm", "serve", help_word])
         except Exception as e:
             top, warned, error = None, [], f"{type(e).__name__}: {e}"[:500]
         serve = _subparser(top, "serve") if top is not None else None
@@ -160,7 +176,7 @@ def capture_entry_points() -> dict:
         run, error = _main_block(module)
         parser, warned = None, []
         if run is not None:
-            parser, warned, error = _run_until_parse(run)
+            parser, warned, error = _run_until_parse(run, [module.rsplit(".", 1)[-1] + ".py", help_word])
         found[entry] = {"parser": parser, "top": parser, "built_by": f"python -m {module}",
                         "warnings": warned, "error": error}
     return found
