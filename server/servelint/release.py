@@ -181,11 +181,11 @@ def choose(
     inherited: ReleaseChoice | None = None,
     use_installed: bool = True,
     line_of=None,
-    project: ReleaseChoice | None = None,
+    project=None,
 ) -> ReleaseChoice:
     """``line_of`` maps a document offset to its 0-based line, for reasons.
     ``project``: the release pinned by the project files beside the
-    document (``project_pin``), if any."""
+    document (``project_pin``), or a function that reads it when needed."""
     hints = doc.release_hints
 
     def where(h: ReleaseHint) -> str:
@@ -214,6 +214,8 @@ def choose(
         return _from_hint(hints[0], where(hints[0]))
     if inherited is not None:
         return ReleaseChoice(inherited.version, f"the launch that uses this file runs it ({inherited.reason})")
+    if callable(project):
+        project = project()
     if project is not None:
         return project
     if setting:

@@ -45,6 +45,10 @@ class ReleaseNotKnown(ParseProblemRule):
     severity = Severity.INFORMATION
 
 
-def message(asked: str, note: str | None) -> str:
-    """The diagnostic's text for a pin of ``asked`` (the release choice's note)."""
-    return note or f"servelint has no tables for vLLM {asked}"
+def message(asked: str, note: str | None, where: str | None = None) -> str:
+    """The diagnostic's text for a pin of ``asked`` (the release choice's
+    note), written in the document or in the project file ``where``."""
+    import os
+
+    text = note or f"servelint has no tables for vLLM {asked}"
+    return f"{text} (pinned in {os.path.basename(where)} beside this file)" if where else text
