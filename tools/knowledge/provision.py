@@ -279,14 +279,32 @@ def modules():
     # (gguf through the weight loader in 0.7.x).
     return mods + ["vllm.model_executor.models", "vllm.model_executor.models.llama"]
 
+def missing(e):
+    if e.name and not e.name.startswith("vllm"):
+        print("MISSING", e.name)
+        sys.exit(3)
+
 try:
     for m in modules():
         importlib.import_module(m)
 except ModuleNotFoundError as e:
-    if e.name and not e.name.startswith("vllm"):
-        print("MISSING", e.name)
-        sys.exit(3)
+    missing(e)
     raise
+# The CLI's sub-commands, which its main() imports (0.8+): only a module
+# they miss matters here; any other failure is the dumper's to report.
+import pkgutil
+try:
+    cli = importlib.import_module("vllm.entrypoints.cli")
+except ModuleNotFoundError as e:
+    missing(e)
+    cli = None
+for info in pkgutil.walk_packages(cli.__path__, "vllm.entrypoints.cli.") if cli else ():
+    try:
+        importlib.import_module(info.name)
+    except ModuleNotFoundError as e:
+        missing(e)
+    except Exception:
+        pass
 print("OK")
 """
 
