@@ -391,7 +391,7 @@ def entry_knowledge(launch: Launch, kn: "ReleaseKnowledge"):
         got = images.entry_point(launch.image, kn.version) if launch.image else None
         if got is not None and got.entry in ("serve", "api_server"):
             chosen = of(got.entry)
-            return chosen, chosen.entry if hasattr(chosen, "entry") else got.entry, True, got
+            return chosen, getattr(chosen, "entry", got.entry), True, got
         # Not an upstream image, or one that runs a shell or a wrapper:
         # read the args as `vllm serve` would, the entry point unknown.
         return of("serve"), "serve", False, got
@@ -418,10 +418,24 @@ def _read_flags(inv: Invocation, words: list[Word], kn: "ReleaseKnowledge", *, f
             i += 1
             continue
 
-        # -O3 / -O=3 / -Odecode / -O 3
-        # -O3 is vLLM's rewrite to --optimization-level (0.33.0) only where -O
-        # is not itself an option string (0.7-0.32: "-O" is short for
-        # --compilation-config, and argparse reads "-O3" as "-O 3").
+        # -O3 / -O=3 / -Odecode / -O 3: what vLLM makes of it is a fact of the
+        # release (kn.facts["opt_level_becomes"]): --optimization-level
+        # (0.33.0; -O is no option string there), a key of the compilation
+        # config ("-O3" -> "-O.level=3"), or -O's own value (0.7-0.8, where
+        # argparse reads "-O3" as "-O 3").
+        becomes = facts.get("opt_level_becomes")
+        if (opt_level and becomes and becomes.startswith("compilation-config.") and text.startswith("-O")
+                and text != "-O" and text[2:3] != "." and text not in kn.by_string):
+            key = becomes.split(".", 1)[1]
+            opt = kn.by_string.get("-O")
+            start = 3 if text[2:3] == "=" else 2
+            flag = Flag(written=text[:2], name_span=w.sub(0, 2), index=len(inv.flags), option=opt,
+                        string="-O" if opt is not None else None, spelling="dotted", dotted_key=key,
+                        word=w, source=source, explicit=True)
+            flag.values.append(w.slice(start))
+            inv.flags.append(flag)
+            i += 1
+            continue
         m = _OPT_LEVEL.match(text) if opt_level and "-O" not in kn.by_string else None
         if m and text not in kn.by_string:
             opt, string, _ = resolve_option(kn, "--optimization-level")

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .knowledge.versions import version_key
-from .model import Launch, ParsedDocument, ReleaseHint
+from .model import Entry, Launch, ParsedDocument, ReleaseHint
 from .text import Span
 
 
@@ -126,7 +126,7 @@ def image_hint(launch: Launch) -> ReleaseHint | None:
     version = images.tag_version(launch.image)
     if version is None:
         return None
-    span = launch.entry_span if launch.entry.value == "image entrypoint" else launch.span
+    span = launch.entry_span if launch.entry is Entry.IMAGE else launch.span
     return ReleaseHint(version, span, "image", launch.image)
 
 

@@ -194,7 +194,7 @@ def _json_probe_option(parser) -> tuple[str | None, str | None]:
 # The namespace entries a probe's answer keeps (the others are defaults).
 PROBE_DESTS = ("model", "model_tag", "port", "enforce_eager", "disable_log_stats", "trust_remote_code",
                "served_model_name", "max_model_len", "hf_overrides", "compilation_config", "config",
-               "enable_prefix_caching")
+               "enable_prefix_caching", "optimization_level")
 
 
 def _keep(got: dict) -> dict:

@@ -284,6 +284,19 @@ def behaviour(entry: str, dump: dict, options: list[dict]) -> dict:
         facts["model_flag"] = {"outcome": "flag", "message": None}
     facts["abbreviations"] = ok("abbreviation") if "abbreviation" in pr else None
     facts["opt_level"] = ok("opt_level")
+    # What -O3 becomes: --optimization-level 3 (0.33.0), a key of the
+    # compilation config (0.9-0.32 rewrite "-O3" to "-O.level=3"), or the
+    # value of -O itself (0.7-0.8: argparse's "-O" "3", read by from_cli).
+    facts["opt_level_becomes"] = None
+    if ok("opt_level"):
+        cc = got("opt_level", "compilation_config")
+        if got("opt_level", "optimization_level") == 3:
+            facts["opt_level_becomes"] = "--optimization-level"
+        elif isinstance(cc, dict):
+            key = next((k for k in ("mode", "level") if cc.get(k) == 3), None)
+            facts["opt_level_becomes"] = f"compilation-config.{key}" if key else None
+        elif isinstance(cc, str):
+            facts["opt_level_becomes"] = "compilation-config"
     # Dotted keys (--x.y v) of JSON-valued options; a release with no JSON
     # option to probe has no such handling (FlexibleArgumentParser of 0.6.x
     # only rewrites underscores).
