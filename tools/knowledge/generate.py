@@ -588,8 +588,31 @@ def _norm_help(text: str | None) -> str:
     return " ".join((text or "").lower().split())
 
 
+def _words(text: str | None) -> list[str]:
+    return re.findall(r"[a-z0-9]+", (text or "").lower())
+
+
+def _similar(a: str | None, b: str | None) -> float:
+    """How alike two help texts are (0-1, by words)."""
+    import difflib
+
+    wa, wb = _words(a), _words(b)
+    if not wa or not wb:
+        return 0.0
+    return difflib.SequenceMatcher(None, wa, wb, autojunk=False).ratio()
+
+
 def _mentioned_flags(text: str | None) -> list[str]:
     return re.findall(r"(--[a-z0-9][a-z0-9-]*(?:\.[a-z0-9_-]+)?)", text or "")
+
+
+def _mentioned_names(text: str | None) -> list[str]:
+    """Backquoted config names a deprecation note points to (`pooler_config`)."""
+    return re.findall(r"`([a-z][a-z0-9_]*)`", text or "")
+
+
+def _is_deprecation(text: str | None) -> bool:
+    return "deprecated" in (text or "").lower()
 
 
 def dropped_strings(records: dict[str, dict], releases: list[str]) -> dict:
@@ -597,60 +620,105 @@ def dropped_strings(records: dict[str, dict], releases: list[str]) -> dict:
     accepted by the release before), what the tables say became of it:
 
     * ``renamed``: the next release has an option with the same dest, or
-      one whose help text is the dropped option's, or the one the dropped
-      option's own deprecation note pointed to;
-    * ``moved``: the dropped option's help text (or its deprecation note's
-      ``--x.key``) is a key of a JSON-valued option of the next release;
-    * ``removed``: neither.
+      one whose help text is the dropped option's, or the one its
+      deprecation note named (``Use `pooler_config` instead``, ``--x``) and
+      that is new in that release;
+    * ``moved``: a JSON-valued option of the next release has the dropped
+      option as a key: the dest is the option's prefix and the key
+      (``speculative_model`` -> ``--speculative-config`` key ``model``), or
+      the key itself, or a key whose help text is the dropped option's (as
+      any earlier release wrote it, before it said "[DEPRECATED]");
+    * ``replaced``: its deprecation note named a flag that already existed
+      (``--enable-reasoning`` -> ``--reasoning-parser``);
+    * ``removed``: none of these.
 
-    Every answer comes from the two releases' tables; a string dropped
-    more than once keeps the latest drop."""
+    Every answer comes from the releases' tables; a string dropped more than
+    once keeps the latest drop."""
     changes: dict[str, dict] = {}
-    for before, after in zip(releases, releases[1:]):
+    helps: dict[str, list[str]] = {}  # dest -> its help texts so far, deprecation notes left out
+    # A JSON option whose keys a release does not list (a plain json.loads
+    # dict before vLLM built options from config dataclasses, e.g.
+    # --speculative-config in 0.8.x) takes the keys the next release lists.
+    later_fields: dict[tuple[int, str], dict] = {}
+    known: dict[str, dict] = {}
+    for i in range(len(releases) - 1, -1, -1):
+        for o in records[releases[i]]["entries"]["serve"]["options"]:
+            fields = (o["json"] or {}).get("fields")
+            if fields:
+                known[o["dest"]] = fields
+            if o["json"] and o["dest"] in known:
+                later_fields[(i, o["dest"])] = known[o["dest"]]
+    for index, (before, after) in enumerate(zip(releases, releases[1:]), 1):
         old = records[before]["entries"]["serve"]["options"]
         new = records[after]["entries"]["serve"]["options"]
+        for o in old:
+            if o["help"] and not _is_deprecation(o["help"]) and o["help"] not in helps.setdefault(o["dest"], []):
+                helps[o["dest"]].append(o["help"])
+        old_dests = {o["dest"] for o in old}
         new_strings = {s for o in new for s in o["strings"]}
         new_by_dest = {o["dest"]: o for o in new}
         new_by_help = {}
         for o in new:
             if o["help"]:
                 new_by_help.setdefault(_norm_help(o["help"]), o)
-        json_keys = []  # (option, key path, help)
+        json_keys = []  # (option, key, key help)
         for o in new:
-            fields = (o["json"] or {}).get("fields") or {}
+            fields = (o["json"] or {}).get("fields") or later_fields.get((index, o["dest"])) or {}
             for key, f in fields.items():
                 if isinstance(f, dict):
-                    json_keys.append((o, key, _norm_help(f.get("help"))))
+                    json_keys.append((o, key, f.get("help")))
         for o in old:
             gone = [s for s in o["strings"] if s not in new_strings and s.startswith("--")]
             if not gone:
                 continue
             change = {"release": after, "last": before, "kind": "removed"}
+            dest, own_helps = o["dest"], helps.get(o["dest"], [])
             target, why = None, None
-            same = new_by_dest.get(o["dest"])
+            same = new_by_dest.get(dest)
             if same is not None and not o["positional"]:
                 target, why = same, "same dest"
-            elif o["help"] and _norm_help(o["help"]) in new_by_help and len(_norm_help(o["help"])) > 20:
+            elif o["help"] and len(_norm_help(o["help"])) > 20 and _norm_help(o["help"]) in new_by_help:
                 target, why = new_by_help[_norm_help(o["help"])], "same help text"
-            pointed = [f for f in _mentioned_flags(o["deprecated"]) if f.split(".")[0] not in o["strings"]]
             if target is None:
-                for f in pointed:
-                    base, _, key = f.partition(".")
+                # what its deprecation note points to
+                for f in _mentioned_flags(o["deprecated"]):
+                    base = f.split(".")[0]
+                    if base in o["strings"]:
+                        continue
                     tgt = next((n for n in new if base in n["strings"]), None)
-                    if tgt is not None and not key:
-                        target, why = tgt, "deprecation note"
+                    if tgt is not None:
+                        if tgt["dest"] in old_dests:
+                            change.update(kind="replaced", to=_primary(tgt), why="deprecation note")
+                        else:
+                            target, why = tgt, "deprecation note"
                         break
-                    if tgt is not None and key and key.replace("-", "_") in ((tgt["json"] or {}).get("fields") or {}):
-                        change.update(kind="moved", into=_primary(tgt), key=key.replace("-", "_"), why="deprecation note")
+                for name in _mentioned_names(o["deprecated"]):
+                    tgt = new_by_dest.get(name)
+                    if tgt is not None and name != dest and change["kind"] == "removed" and target is None:
+                        if name in old_dests:
+                            change.update(kind="replaced", to=_primary(tgt), why="deprecation note")
+                        else:
+                            target, why = tgt, "deprecation note"
                         break
             if target is not None:
                 change.update(kind="renamed", to=_primary(target), why=why)
-            elif change["kind"] == "removed" and o["help"] and len(_norm_help(o["help"])) > 20:
-                h = _norm_help(o["help"])
-                for tgt, key, fh in json_keys:
-                    if fh and (fh == h or (len(fh) > 30 and (fh in h or h in fh))):
-                        change.update(kind="moved", into=_primary(tgt), key=key, why="same help text")
-                        break
+            elif change["kind"] == "removed":
+                best = None
+                for tgt, key, key_help in json_keys:
+                    prefix = tgt["dest"][: -len("_config")] if tgt["dest"].endswith("_config") else tgt["dest"]
+                    alike = max((_similar(h, key_help) for h in own_helps), default=0.0)
+                    if dest == f"{prefix}_{key}":
+                        score, reason = 3.0, "the dest is the option's prefix and the key"
+                    elif dest == key and alike >= 0.3:
+                        score, reason = 2.0 + alike, "the dest is the key"
+                    elif alike >= 0.75 and (key in dest or dest.endswith(key)):
+                        score, reason = 1.0 + alike, "the key's help text is the flag's"
+                    else:
+                        continue
+                    if best is None or score > best[0]:
+                        best = (score, tgt, key, reason)
+                if best is not None:
+                    change.update(kind="moved", into=_primary(best[1]), key=best[2], why=best[3])
             for s in gone:
                 one = dict(change)
                 if one["kind"] == "renamed" and s in o["negative"]:
