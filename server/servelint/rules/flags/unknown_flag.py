@@ -9,10 +9,12 @@ from ._shared import nearest
 
 
 def _history_note(ctx: Context, string: str) -> tuple[str | None, str | None]:
-    """(what another release says of the flag, the flag it became in this
-    release, if any): "it was added in vLLM 0.30.0", "it was removed in vLLM
-    0.27.0", "it was renamed to --x in vLLM 0.11.0", "it moved into
-    --structured-outputs-config (key backend) in vLLM 0.11.0"."""
+    """(what another release says of the flag, what to write instead in this
+    release, if anything): "it was added in vLLM 0.30.0", "it was removed in
+    vLLM 0.27.0", "it was renamed to --x in vLLM 0.11.0" (write --x), "it
+    moved into --structured-outputs-config (key backend) in vLLM 0.12.0"
+    (write --structured-outputs-config.backend), "it was removed in vLLM
+    0.12.0; its deprecation note said to use --pooler-config"."""
     from ...knowledge import history
 
     entry = getattr(ctx.invocation, "entry", "serve")
@@ -33,7 +35,16 @@ def _history_note(ctx: Context, string: str) -> tuple[str | None, str | None]:
                 now = target if target in ctx.knowledge.by_string else None
                 return f"it was renamed to {target} in vLLM {when}", now
             if change["kind"] == "moved":
-                return f"it moved into {change['into']} (key {change['key']}) in vLLM {when}", None
+                # Written as a dotted key where this release reads them
+                # (--structured-outputs-config.backend xgrammar).
+                dotted = None
+                if change["into"] in ctx.knowledge.by_string and (ctx.knowledge.facts or {}).get("dotted_keys"):
+                    dotted = f"{change['into']}.{change['key']}"
+                return f"it moved into {change['into']} (key {change['key']}) in vLLM {when}", dotted
+            if change["kind"] == "replaced":
+                target = change["to"]
+                now = target if target in ctx.knowledge.by_string else None
+                return f"it was removed in vLLM {when}; its deprecation note said to use {target}", now
             return f"it was removed in vLLM {when}", None
         removed = history.removed_in(string, entry)
         return (f"it was removed in vLLM {removed}" if removed else f"its last release was {earlier[-1]}"), None
