@@ -161,7 +161,9 @@ def help_check(parser) -> dict:
     """Does ``--help`` list every visible option string?"""
     import argparse
 
-    text = parser.format_help()
+    # argparse's own formatter: vLLM's FlexibleArgumentParser prints a
+    # summary by group from 0.2x on (the options behind --help=<group>).
+    text = argparse.ArgumentParser.format_help(parser)
     missing = []
     for action in parser._actions:
         if action.help is argparse.SUPPRESS:
@@ -170,7 +172,7 @@ def help_check(parser) -> dict:
             if s not in text:
                 missing.append(s)
     return {"listed_options": sum(1 for a in parser._actions if a.option_strings and a.help is not argparse.SUPPRESS),
-            "missing_from_help": missing}
+            "missing_from_help": missing, "formatter": "argparse.ArgumentParser.format_help"}
 
 
 def _json_probe_option(parser) -> tuple[str | None, str | None]:

@@ -250,13 +250,19 @@ class _LogCapture:
 
         names = [n for n in logging.root.manager.loggerDict if n == "vllm" or n.startswith("vllm.")]
         self.loggers = [logging.getLogger(n) for n in ["vllm", *names]]
+        # VLLM_LOGGING_LEVEL=ERROR (the oracle's environment) would drop the
+        # warnings before any handler sees them.
+        self.levels = [lg.level for lg in self.loggers]
         for lg in self.loggers:
             lg.addHandler(self.handler)
+            if lg.level > logging.WARNING:
+                lg.setLevel(logging.WARNING)
         return self
 
     def __exit__(self, *exc):
-        for lg in self.loggers:
+        for lg, level in zip(self.loggers, self.levels):
             lg.removeHandler(self.handler)
+            lg.setLevel(level)
         return False
 
 
