@@ -330,9 +330,10 @@ def interpret(
     inv = Invocation(launch=launch, knowledge=kn, env=launch.env, config_launch=config_launch,
                      entry=entry, entry_known=known, image_entry=image_entry)
     words = list(launch.args)
-    # The api_server parsers have no positional model (--model is it); a
-    # --config file read on its own neither.
-    flat = entry != "serve" or launch.entry is Entry.CONFIG_FILE
+    # The api_server parser has no positional model before 0.10.0 (--model
+    # is it; from 0.10.0 it takes `model_tag` too); a --config file read on
+    # its own has none.
+    flat = (entry != "serve" and "model_tag" not in kn.by_dest) or launch.entry is Entry.CONFIG_FILE
 
     # --config FILE: vLLM inserts the file's args after "serve [MODEL]".
     for i, w in enumerate(words):

@@ -282,6 +282,10 @@ def behaviour(entry: str, dump: dict, options: list[dict]) -> dict:
         elif "error" in alone and "model_tag" not in (_said(alone) or ""):
             facts["model_flag"] = {"outcome": "rejected", "message": _said(alone).split(": ", 1)[-1]
                                    if _said(alone).startswith("ValueError") else _said(alone), "stage": "parse"}
+        elif not alone and str(both.get("error", "")).startswith("ValueError"):
+            # 0.9.0: no --model option to probe alone; the parser raises first
+            facts["model_flag"] = {"outcome": "rejected", "message": both["error"].split(": ", 1)[-1],
+                                   "stage": "parse"}
         elif str(both.get("dispatch", "")).startswith(("ValueError", "TypeError", "SystemExit")):
             facts["model_flag"] = {"outcome": "rejected", "message": both["dispatch"].split(": ", 1)[-1],
                                    "stage": "serve"}
