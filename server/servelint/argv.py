@@ -346,9 +346,9 @@ def interpret(
         # api_server's argv, or after its first word (0.6.x).
         where = (kn.facts or {}).get("config_insert")
         insert_at = 0
-        if not flat and where != "before-model" and words and not words[0].text.startswith("-"):
-            insert_at = 1
-        elif flat and where == "after-first-word" and launch.entry is not Entry.CONFIG_FILE and words:
+        if where == "after-first-word":
+            insert_at = 1 if words and launch.entry is not Entry.CONFIG_FILE else 0
+        elif not flat and where != "before-model" and words and not words[0].text.startswith("-"):
             insert_at = 1
         words = words[:insert_at] + list(config_words) + words[insert_at:]
 
