@@ -385,8 +385,19 @@ def entry_knowledge(launch: Launch, kn: "ReleaseKnowledge"):
         except (KeyError, AttributeError):
             return kn
 
+    if launch.entry_unknown:
+        # The file does not show what runs the args (an image in a variable,
+        # a Dockerfile not read, another program): read them as `vllm serve`
+        # would, and let no finding depend on the entry point.
+        return of("serve"), "serve", False, None
     if launch.entry is Entry.API_SERVER:
         return of("api_server"), "api_server", True, None
+    if launch.entry is Entry.DEMO_SERVER:
+        # The old demo server's own flat parser, in the releases that ship
+        # the module; in the others the module is not there to parse anything.
+        if "demo_api_server" in getattr(kn, "entries", ()):
+            return of("demo_api_server"), "demo_api_server", True, None
+        return of("serve"), "serve", False, None
     if launch.entry is Entry.IMAGE:
         # An image held in a variable, or not named at all, runs what it runs.
         got = images.entry_point(launch.image, kn.version) if launch.image else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from servelint.rules.unknown_flag import near_miss, nearest
+from servelint.rules.flags._shared import near_miss, nearest
 
 
 @pytest.mark.parametrize("written, meant", [
