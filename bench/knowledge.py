@@ -92,8 +92,11 @@ def main() -> int:
           f"{sum(release_files):,} bytes ({min(release_files):,}-{max(release_files):,} each)")
     print("shared: " + ", ".join(f"{k} {v:,}" for k, v in shared.items()))
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                        "-w", tmp, ROOT], check=True, capture_output=True)
+        # Built as users' pip builds it: in an isolated environment with the
+        # build backend pyproject.toml names (the venv's own setuptools may
+        # be too old for its metadata).
+        subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", tmp, ROOT],
+                       check=True, capture_output=True)
         wheel = next(f for f in os.listdir(tmp) if f.endswith(".whl"))
         size = os.path.getsize(os.path.join(tmp, wheel))
         import zipfile
