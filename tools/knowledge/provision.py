@@ -108,6 +108,10 @@ class Release:
             # Releases that detect the CPU only from a "+cpu" version get the
             # oracle's 5-line platform plugin returning vLLM's CpuPlatform
             # (releases without platform plugins ignore it).
+            if not PLUGIN.is_dir():
+                # A missing directory on PYTHONPATH is skipped silently, and
+                # the release then fails later with "Failed to infer device type".
+                sys.exit(f"{self.version}: no CPU platform plugin at {PLUGIN} (set VLLM_ORACLE_DIR)")
             parts.append(PLUGIN)
         return ":".join(str(p) for p in parts)
 
