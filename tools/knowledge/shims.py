@@ -4,7 +4,8 @@ provision.py's import check), documented in README.md.
 The PyPI builds of torchvision/torchaudio are CUDA builds whose native
 extensions cannot load against torch+cpu.  Model modules import them only
 for image/audio preprocessing, never for the class attributes ``_ModelInfo``
-reads, so their native-op registration is skipped.  ``SERVELINT_DUMP_HIDE``
+reads, so their native-op registration is skipped.  A torch probe the base
+venv's torch dropped is given back from the one that replaced it.  ``SERVELINT_DUMP_HIDE``
 names modules to treat as not installed (release-env.txt).  No vLLM code is
 replaced.
 """
@@ -59,6 +60,18 @@ def install_shims() -> list[str]:
 
     sys.meta_path.insert(0, _AfterImport({"torchaudio._extension.utils": _no_native_lib}))
     applied.append("torchaudio._extension.utils._load_lib: returns False")
+    # Releases from 0.15 to 0.24 choose their CPU kernels with
+    # torch._C._cpu._is_avx512_supported (vllm/platforms/cpu.py,
+    # import_kernels), which the base venv's torch no longer has; its
+    # _get_cpu_capability answers the same question.  Either answer leads
+    # to an import of vllm._C that is allowed to fail.
+    def _avx512_probe(mod):
+        cpu = mod.torch._C._cpu
+        if not hasattr(cpu, "_is_avx512_supported"):
+            cpu._is_avx512_supported = lambda: "AVX512" in str(cpu._get_cpu_capability()).upper()
+
+    sys.meta_path.insert(0, _AfterImport({"vllm.platforms.cpu": _avx512_probe}))
+    applied.append("torch._C._cpu._is_avx512_supported: from _get_cpu_capability where torch lacks it")
     # Packages to treat as not installed (release-env.txt, per release range):
     # old releases import triton APIs that the venv's triton no longer has,
     # and test for triton with find_spec, as a CPU install without triton.
