@@ -64,14 +64,25 @@ def install_shims() -> list[str]:
     # torch._C._cpu._is_avx512_supported (vllm/platforms/cpu.py,
     # import_kernels), which the base venv's torch no longer has; its
     # _get_cpu_capability answers the same question.  Either answer leads
-    # to an import of vllm._C that is allowed to fail.
+    # to an import of vllm._C that is allowed to fail.  Given on first use
+    # only, and listed then, so the releases that never ask record nothing.
+    avx512 = "torch._C._cpu._is_avx512_supported: from _get_cpu_capability where torch lacks it"
+
     def _avx512_probe(mod):
         cpu = mod.torch._C._cpu
-        if not hasattr(cpu, "_is_avx512_supported"):
-            cpu._is_avx512_supported = lambda: "AVX512" in str(cpu._get_cpu_capability()).upper()
+        if hasattr(cpu, "_is_avx512_supported"):
+            return
+
+        def __getattr__(name):
+            if name != "_is_avx512_supported":
+                raise AttributeError(f"module 'torch._C._cpu' has no attribute {name!r}")
+            if avx512 not in applied:
+                applied.append(avx512)
+            return lambda: "AVX512" in str(cpu._get_cpu_capability()).upper()
+
+        cpu.__getattr__ = __getattr__
 
     sys.meta_path.insert(0, _AfterImport({"vllm.platforms.cpu": _avx512_probe}))
-    applied.append("torch._C._cpu._is_avx512_supported: from _get_cpu_capability where torch lacks it")
     # Packages to treat as not installed (release-env.txt, per release range):
     # old releases import triton APIs that the venv's triton no longer has,
     # and test for triton with find_spec, as a CPU install without triton.
