@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 E2E_TOOLS ?= $(HOME)/.cache/servelint-e2e
 export SERVELINT_E2E_TOOLS := $(E2E_TOOLS)
 
-.PHONY: demo setup bytecode test test-python test-client test-e2e test-editors editors e2e-tools integration-tools test-integrations bench fuzz clean
+.PHONY: demo setup bytecode test test-python test-client test-e2e test-editors editors e2e-tools integration-tools test-integrations bench fuzz clean release
 
 # Quick start 1: set up and check the bundled examples.
 demo: $(STAMP)
@@ -80,6 +80,13 @@ test-editors: $(STAMP) editors
 # hover and quick fix of the extension talking to this server.
 test-e2e: $(STAMP) test-client
 	SERVELINT_PYTHON=$(abspath $(PY)) SERVELINT_E2E_SKIP_INSTALL=1 bash tests/e2e/run.sh
+
+# Add (or refresh) a vLLM release: every table, the validator facts, the
+# conformance verdicts and the goldens that depend on the newest release,
+# then a report of what changed (tools/knowledge/README.md).
+release: $(STAMP)
+	@test -n "$(V)" || { echo "usage: make release V=0.34.0"; exit 2; }
+	$(PY) tools/knowledge/generate.py $(V)
 
 # Benchmarks (bench/RESULTS.md): `make bench`, or e.g.
 # `make bench BENCH_ARGS="--quick --only coldstart"`.  yamllint (pinned)

@@ -18,6 +18,15 @@ except where noted):
 * argparse then accepts unique prefixes of long options, rejects ambiguous
   ones, and consumes values by ``nargs``.
 
+Which parser reads a launch depends on its entry point: ``vllm serve``,
+``python -m vllm.entrypoints.openai.api_server`` (no positional model:
+``--model`` is the model) or, for a container image, what that image runs
+at the launch's release (``knowledge.images``: ``vllm/vllm-openai`` ran the
+api_server module before it ran ``vllm serve``).  What changed between
+releases in the steps above (dotted keys, ``-O3``, what ``--model`` does
+after ``vllm serve``) is read from the parser facts each release's own
+parser showed the generator (``Knowledge.facts``), not assumed.
+
 The result is structural: which words are flags, which option each names,
 which words are its values.  Whether a value is valid, a flag unknown or a
 combination broken is for the rules to say.
@@ -41,8 +50,16 @@ _NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
 _OPT_LEVEL = re.compile(r"^-O(=?)(.*)$")
 
 # vLLM's default when no model is given (ModelConfig.model default; the
-# ``vllm serve`` description says so).
+# ``vllm serve`` description says so).  A release's own default is the
+# ``--model`` option's default in its tables (``default_model``).
 DEFAULT_MODEL = "Qwen/Qwen3-0.6B"
+
+
+def default_model(kn: "ReleaseKnowledge | None") -> str:
+    """The model vLLM serves when none is given, in this release."""
+    opt = kn.by_dest.get("model") if kn is not None else None
+    default = getattr(opt, "default", None)
+    return default if isinstance(default, str) and default else DEFAULT_MODEL
 
 
 @dataclass(slots=True)
@@ -122,7 +139,7 @@ class Invocation:
     """A launch as one vLLM release reads it."""
 
     launch: Launch
-    knowledge: "ReleaseKnowledge"
+    knowledge: "ReleaseKnowledge"  # the parser of the entry point the launch runs
     flags: list[Flag] = field(default_factory=list)
     model: Word | None = None
     model_source: str = "default"  # positional | --model | config | default
@@ -135,6 +152,14 @@ class Invocation:
     config_state: str = ""
     config_file: str | None = None
     env: "Mapping[str, EnvVar]" = field(default_factory=dict)  # read only
+    # The entry point read: "serve", "api_server" (the model is --model) or
+    # "demo_api_server"; ``entry_known`` is False for an image whose entry
+    # point servelint does not know (read as ``vllm serve``; rules that
+    # depend on the entry point stay silent), ``image_entry`` says what an
+    # upstream image runs and where that was read.
+    entry: str = "serve"
+    entry_known: bool = True
+    image_entry: Any = None
     _last: "tuple[int, dict[str, Flag]] | None" = field(default=None, repr=False, compare=False)
     _by_dest: "tuple[int, dict[str, list[Flag]]] | None" = field(default=None, repr=False, compare=False)
     # What rules derive from the flags (a value, the merged speculative
@@ -148,7 +173,7 @@ class Invocation:
 
     @property
     def model_name(self) -> str:
-        return self.model.text if self.model is not None else DEFAULT_MODEL
+        return self.model.text if self.model is not None else default_model(self.knowledge)
 
     def flags_for(self, dest: str) -> list[Flag]:
         n = len(self.flags)
@@ -299,11 +324,16 @@ def interpret(
     ``config_words`` are the argv words of the ``--config`` file the launch
     names (already read by the engine), inserted where vLLM inserts them.
     """
+    kn, entry, known, image_entry = entry_knowledge(launch, kn)
     # The launch's environment as it is (read only): a script exporting
     # thousands of variables shares them between launches (model.Env).
-    inv = Invocation(launch=launch, knowledge=kn, env=launch.env, config_launch=config_launch)
+    inv = Invocation(launch=launch, knowledge=kn, env=launch.env, config_launch=config_launch,
+                     entry=entry, entry_known=known, image_entry=image_entry)
     words = list(launch.args)
-    flat = launch.entry is Entry.API_SERVER or launch.entry is Entry.CONFIG_FILE
+    # The api_server parser has no positional model before 0.10.0 (--model
+    # is it; from 0.10.0 it takes `model_tag` too); a --config file read on
+    # its own has none.
+    flat = (entry != "serve" and "model_tag" not in kn.by_dest) or launch.entry is Entry.CONFIG_FILE
 
     # --config FILE: vLLM inserts the file's args after "serve [MODEL]".
     for i, w in enumerate(words):
@@ -311,8 +341,14 @@ def interpret(
             inv.config_path = words[i + 1]
             break
     if config_words:
+        # Where the release puts the file's flags (observed: kn.facts): after
+        # `serve MODEL`, or before the model (0.6.x); at the start of an
+        # api_server's argv, or after its first word (0.6.x).
+        where = (kn.facts or {}).get("config_insert")
         insert_at = 0
-        if not flat and words and not words[0].text.startswith("-"):
+        if where == "after-first-word":
+            insert_at = 1 if words and launch.entry is not Entry.CONFIG_FILE else 0
+        elif not flat and where != "before-model" and words and not words[0].text.startswith("-"):
             insert_at = 1
         words = words[:insert_at] + list(config_words) + words[insert_at:]
 
@@ -337,7 +373,49 @@ def _spaced_positional(word: Word, kn: "ReleaseKnowledge") -> bool:
     return not (eq and resolve_option(kn, _normalise(name))[0] is not None)
 
 
+def entry_knowledge(launch: Launch, kn: "ReleaseKnowledge"):
+    """(knowledge of the parser that reads ``launch``, its entry name,
+    whether it is known, the upstream image's ImageEntry) for a launch
+    read with release ``kn``."""
+    from .knowledge import images
+
+    def of(name: str) -> "ReleaseKnowledge":
+        try:
+            return kn.for_entry(name)
+        except (KeyError, AttributeError):
+            return kn
+
+    if launch.entry_unknown:
+        # The file does not show what runs the args (an image in a variable,
+        # a Dockerfile not read, another program): read them as `vllm serve`
+        # would, and let no finding depend on the entry point.
+        return of("serve"), "serve", False, None
+    if launch.entry is Entry.API_SERVER:
+        return of("api_server"), "api_server", True, None
+    if launch.entry is Entry.DEMO_SERVER:
+        # The old demo server's own flat parser, in the releases that ship
+        # the module; in the others the module is not there to parse anything.
+        if "demo_api_server" in getattr(kn, "entries", ()):
+            return of("demo_api_server"), "demo_api_server", True, None
+        return of("serve"), "serve", False, None
+    if launch.entry is Entry.IMAGE:
+        # An image held in a variable, or not named at all, runs what it runs.
+        got = images.entry_point(launch.image, kn.version) if launch.image else None
+        if got is not None and got.entry in ("serve", "api_server"):
+            chosen = of(got.entry)
+            return chosen, getattr(chosen, "entry", got.entry), True, got
+        # Not an upstream image, or one that runs a shell or a wrapper:
+        # read the args as `vllm serve` would, the entry point unknown.
+        return of("serve"), "serve", False, got
+    return of("serve"), "serve", True, None
+
+
 def _read_flags(inv: Invocation, words: list[Word], kn: "ReleaseKnowledge", *, flat: bool) -> None:
+    facts = getattr(kn, "facts", None) or {}
+    # Parser behaviour the release's own parser showed (None: not probed,
+    # read as 0.33.0 does).
+    dotted_keys = facts.get("dotted_keys") is not False
+    opt_level = facts.get("opt_level") is not False
     positionals: list[Word] = []
     i = 0
     n = len(words)
@@ -352,8 +430,25 @@ def _read_flags(inv: Invocation, words: list[Word], kn: "ReleaseKnowledge", *, f
             i += 1
             continue
 
-        # -O3 / -O=3 / -Odecode / -O 3
-        m = _OPT_LEVEL.match(text)
+        # -O3 / -O=3 / -Odecode / -O 3: what vLLM makes of it is a fact of the
+        # release (kn.facts["opt_level_becomes"]): --optimization-level
+        # (0.33.0; -O is no option string there), a key of the compilation
+        # config ("-O3" -> "-O.level=3"), or -O's own value (0.7-0.8, where
+        # argparse reads "-O3" as "-O 3").
+        becomes = facts.get("opt_level_becomes")
+        if (opt_level and becomes and becomes.startswith("compilation-config.") and text.startswith("-O")
+                and text != "-O" and text[2:3] != "." and text not in kn.by_string):
+            key = becomes.split(".", 1)[1]
+            opt = kn.by_string.get("-O")
+            start = 3 if text[2:3] == "=" else 2
+            flag = Flag(written=text[:2], name_span=w.sub(0, 2), index=len(inv.flags), option=opt,
+                        string="-O" if opt is not None else None, spelling="dotted", dotted_key=key,
+                        word=w, source=source, explicit=True)
+            flag.values.append(w.slice(start))
+            inv.flags.append(flag)
+            i += 1
+            continue
+        m = _OPT_LEVEL.match(text) if opt_level and "-O" not in kn.by_string else None
         if m and text not in kn.by_string:
             opt, string, _ = resolve_option(kn, "--optimization-level")
             flag = Flag(written=text, name_span=w.sub(0, 2), index=len(inv.flags), option=opt,
@@ -387,7 +482,7 @@ def _read_flags(inv: Invocation, words: list[Word], kn: "ReleaseKnowledge", *, f
         dotted_key = None
         append = False
         base = name
-        if name.startswith("-") and "." in name:
+        if name.startswith("-") and "." in name and dotted_keys:
             base, _, dotted_key = name.partition(".")
             if dotted_key.endswith("+"):
                 dotted_key, append = dotted_key[:-1], True
@@ -496,7 +591,9 @@ def _settle_model(inv: Invocation, *, flat: bool) -> None:
                 inv.model_source = "config"
         inv.extra = positionals
         return
-    if cli_model:
+    facts = getattr(inv.knowledge, "facts", None) or {}
+    moved = (facts.get("model_flag") or {}).get("outcome", "moved") == "moved"
+    if cli_model and moved:
         # vLLM moves "--model X" to the positional slot; a positional given as
         # well is then left over as an unrecognised argument.
         flag = cli_model[-1]
@@ -507,6 +604,16 @@ def _settle_model(inv: Invocation, *, flat: bool) -> None:
         inv.model, inv.model_source = positionals[0], "positional"
         inv.extra = positionals[1:]
         return
-    if cfg_model:
+    if cli_model:
+        # A release that rejects --model after `vllm serve` (the rules say
+        # so); it still names the model the user meant.
+        flag = cli_model[-1]
+        inv.model, inv.model_source, inv.model_flag = flag.values[0], "--model", flag
+        inv.extra = []
+        return
+    # A `model:` key of the --config file names the model of `vllm serve`
+    # only in the releases that read it (kn.facts["config_model_key"]; 0.6.x
+    # and 0.7.x stop with "No model_tag specified!").
+    if cfg_model and facts.get("config_model_key", "model") == "model":
         inv.model, inv.model_source, inv.model_flag = cfg_model[-1].values[0], "config", cfg_model[-1]
     inv.extra = []

@@ -3,7 +3,8 @@
 
     PYTHONPATH=server python tests/conformance/agreement.py
 
-Lints every case of the three conformance suites against every recorded
+Lints every case of the conformance suites (and, with ``releases``, the
+every-minor suite ``releases/``, a row per release) against every recorded
 verdict, with the same comparison as their tests (tests/conformance/
 test_conformance.py, tests/rules/test_replayssm_conformance.py,
 tests/rules/test_top_conformance.py), and prints per suite: cases x
@@ -44,23 +45,39 @@ def _line(title: str, shape: str, total: int, disagree: set, listed: set) -> Non
         print(f"  listed but agreeing: {sorted(stale)}")
 
 
-def flag_level() -> None:
+def flag_level(suite: Path = HERE, title: str = "flag level (cases/)", per_release: bool = False) -> None:
     sys.path.insert(0, str(HERE))
     h = _module("conformance_harness", HERE / "conformance_harness.py")
-    cases = h.load_cases()
-    verdicts = h.load_verdicts()
-    known = h.load_known()
+    cases = h.load_cases(suite)
+    verdicts = h.load_verdicts(suite)
+    known = h.load_known(suite)
     disagree, listed, total = set(), set(), 0
+    rows = []
     with tempfile.TemporaryDirectory() as tmp:
         work = h.prepare_workdir(Path(tmp))
         for release, vs in verdicts.items():
+            mine, rejects = 0, 0
             for i, case in enumerate(cases.values()):
                 total += 1
+                rejects += (vs.get(case.id) or {}).get("verdict") == "error"
                 if any(k.case == case.id and k.covers(release) for k in known):
                     listed.add((case.id, release))
                 if h.disagreement(case, release, vs.get(case.id), h.lint(case, release, work, i)) is not None:
                     disagree.add((case.id, release))
-    _line("flag level (cases/)", f"{len(cases)} x {len(verdicts)}", total, disagree, listed)
+                    mine += 1
+            rows.append((release, rejects, mine))
+    _line(title, f"{len(cases)} x {len(verdicts)}", total, disagree, listed)
+    if per_release:
+        print("| release | cases | vLLM rejects | agree | disagree (all listed in DISAGREEMENTS.md) |")
+        print("|---|---|---|---|---|")
+        for release, rejects, mine in rows:
+            n = len(cases)
+            print(f"| {release} | {n} | {rejects} | {n - mine} ({100 * (n - mine) / n:.1f} %) | {mine} |")
+
+
+def releases() -> None:
+    """The every-minor suite (releases/), with a row per release."""
+    flag_level(HERE / "releases", "every minor release (releases/)", per_release=True)
 
 
 def replayssm() -> None:
@@ -110,8 +127,8 @@ def top25() -> None:
 
 def main() -> int:
     logging.disable(logging.CRITICAL)
-    which = sys.argv[1:] or ["flag", "replayssm", "top25"]
-    for name, fn in (("flag", flag_level), ("replayssm", replayssm), ("top25", top25)):
+    which = sys.argv[1:] or ["flag", "releases", "replayssm", "top25"]
+    for name, fn in (("flag", flag_level), ("releases", releases), ("replayssm", replayssm), ("top25", top25)):
         if name in which:
             fn()
             sys.stdout.flush()

@@ -5,6 +5,7 @@ compare servelint's answer with vLLM's.
     python tests/conformance/conformance_harness.py            # agreement report
     python tests/conformance/conformance_harness.py --all      # ... ignoring DISAGREEMENTS.md
     python tests/conformance/conformance_harness.py --rows     # disagreements as DISAGREEMENTS.md rows
+    python tests/conformance/conformance_harness.py --releases # the every-minor suite (releases/)
 """
 
 from __future__ import annotations
@@ -31,37 +32,48 @@ from servelint.settings import Settings  # noqa: E402
 # -- inputs --------------------------------------------------------------------
 
 
+# How each entry point is written in the one-line script of a case.
+ENTRY_COMMANDS = {
+    "serve": "vllm serve",
+    "api_server": "python -m vllm.entrypoints.openai.api_server",
+}
+
+
 @dataclass(frozen=True)
 class Case:
     id: str
     theme: str
     argv: tuple[str, ...]
     env: tuple[tuple[str, str], ...] = ()
+    entry: str = "serve"
 
     def script(self) -> str:
         """The case as the one-line shell script a user would write."""
         env = "".join(f"{k}={shlex.quote(v)} " for k, v in self.env)
-        return env + "vllm serve " + " ".join(shlex.quote(a) for a in self.argv) + "\n"
+        return env + ENTRY_COMMANDS[self.entry] + " " + " ".join(shlex.quote(a) for a in self.argv) + "\n"
 
 
-def load_cases() -> dict[str, Case]:
+def load_cases(suite: Path = HERE) -> dict[str, Case]:
+    """Every case of a suite (``suite/cases/*.json``), by id."""
     cases: dict[str, Case] = {}
-    for path in sorted((HERE / "cases").glob("*.json")):
+    for path in sorted((suite / "cases").glob("*.json")):
         for cid, raw in json.loads(path.read_text())["cases"].items():
             raw = raw if isinstance(raw, dict) else {"argv": raw}
-            cases[cid] = Case(cid, path.stem, tuple(raw["argv"]), tuple(sorted((raw.get("env") or {}).items())))
+            cases[cid] = Case(cid, path.stem, tuple(raw["argv"]), tuple(sorted((raw.get("env") or {}).items())),
+                              raw.get("entry", "serve"))
     return cases
 
 
-def load_verdicts() -> dict[str, dict[str, dict]]:
+def load_verdicts(suite: Path = HERE) -> dict[str, dict[str, dict]]:
     """release -> case id -> vLLM's verdict (from run_oracle.py)."""
     out = {}
-    for path in sorted((HERE / "verdicts").glob("*.json"), key=lambda p: _version_key(p.stem)):
+    for path in sorted((suite / "verdicts").glob("*.json"), key=lambda p: _version_key(p.stem)):
         out[path.stem] = json.loads(path.read_text())["cases"]
     return out
 
 
 def _version_key(v: str) -> tuple[int, ...]:
+    # "0.6.3.post1" -> (0, 6, 3, 1)
     return tuple(int(x) for x in re.findall(r"\d+", v))
 
 
@@ -82,7 +94,7 @@ class Known:
                 return True
             if part.startswith("<=") and r <= _version_key(part[2:]):
                 return True
-            if re.fullmatch(r"[\d.]+-[\d.]+", part):
+            if re.fullmatch(r"[\w.]+-[\w.]+", part):
                 lo, hi = part.split("-")
                 if _version_key(lo) <= r <= _version_key(hi):
                     return True
@@ -94,10 +106,10 @@ class Known:
 _ROW = re.compile(r"^\|\s*`([^`]+)`\s*\|([^|]+)\|(.+)\|\s*$")
 
 
-def load_known() -> list[Known]:
+def load_known(suite: Path = HERE) -> list[Known]:
     """The rows of DISAGREEMENTS.md's tables: | `case id` | releases | why |."""
     known = []
-    for n, line in enumerate((HERE / "DISAGREEMENTS.md").read_text().splitlines(), 1):
+    for n, line in enumerate((suite / "DISAGREEMENTS.md").read_text().splitlines(), 1):
         m = _ROW.match(line)
         if m:
             why = m.group(3).strip()
@@ -236,9 +248,12 @@ def _report(argv: list[str]) -> int:
     # for each of thousands of lints would bury the report.
     logging.disable(logging.CRITICAL)
 
-    cases = load_cases()
-    verdicts = load_verdicts()
-    known = [] if "--all" in argv else load_known()
+    # --releases: the every-minor suite (releases/: flag-level cases,
+    # verdicts from each release's own entry points).
+    suite = HERE / "releases" if "--releases" in argv else HERE
+    cases = load_cases(suite)
+    verdicts = load_verdicts(suite)
+    known = [] if "--all" in argv else load_known(suite)
     rows = "--rows" in argv
     total = agree = listed = 0
     by_release = {}

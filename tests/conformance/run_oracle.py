@@ -22,6 +22,14 @@ tests/rules/test_replayssm_conformance.py).
 ``--only PREFIX[,PREFIX...]`` re-runs the cases whose id starts with a PREFIX and merges
 them into the existing verdict files (for adding cases without re-running
 all of them).
+
+``run_oracle.py releases [RELEASE ...]`` regenerates the every-minor suite
+(``releases/verdicts/<release>.json``; default: the newest release of each
+minor servelint knows) with ``tools/knowledge/vllm_oracle/parse_oracle.py``,
+which runs each release's own entry points up to the start of the server:
+it puts each release where it can run with ``tools/knowledge/provision.py``
+(the oracle's home for the releases it has, else servelint's release home,
+deleting the unpacked release afterwards).
 """
 
 from __future__ import annotations
@@ -40,7 +48,20 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 RELEASES = ("0.25.0", "0.26.0", "0.27.0", "0.27.1", "0.28.0", "0.29.0", "0.30.0", "0.31.0", "0.32.0", "0.33.0")
-ORACLE_DIR = Path(os.environ.get("VLLM_ORACLE_DIR", REPO.parent / "shared" / "tools" / "vllm-oracle"))
+
+
+def _oracle_dir() -> Path:
+    """$VLLM_ORACLE_DIR, else ``shared/tools/vllm-oracle`` beside the
+    checkout or one of its parents (a worktree sits deeper)."""
+    if os.environ.get("VLLM_ORACLE_DIR"):
+        return Path(os.environ["VLLM_ORACLE_DIR"])
+    for parent in REPO.parents:
+        if (parent / "shared" / "tools" / "vllm-oracle").is_dir():
+            return parent / "shared" / "tools" / "vllm-oracle"
+    return REPO.parent / "shared" / "tools" / "vllm-oracle"
+
+
+ORACLE_DIR = _oracle_dir()
 
 
 def load_cases() -> dict[str, dict]:
@@ -112,11 +133,14 @@ def run_release(release: str, cases: dict[str, dict]) -> dict[str, dict]:
     return {cid: verdict(r) for cid, r in oracle(release, cases, HERE).items()}
 
 
-def write_verdicts(release: str, verdicts: dict[str, dict]) -> None:
-    path = HERE / "verdicts" / f"{release}.json"
+def write_verdicts(release: str, verdicts: dict[str, dict], where: Path = HERE / "verdicts",
+                   source: str = "vllm-oracle --gpu-defaults (tests/conformance/run_oracle.py): "
+                                 "vLLM's own parser and config validators") -> None:
+    where.mkdir(parents=True, exist_ok=True)
+    path = where / f"{release}.json"
     doc = {
         "release": release,
-        "source": "vllm-oracle --gpu-defaults (tests/conformance/run_oracle.py): vLLM's own parser and config validators",
+        "source": source,
         "cases": dict(sorted(verdicts.items())),
     }
     lines = ["{", f' "release": {json.dumps(release)},', f' "source": {json.dumps(doc["source"])},', ' "cases": {']
@@ -130,13 +154,15 @@ def write_verdicts(release: str, verdicts: dict[str, dict]) -> None:
 def main() -> int:
     if sys.argv[1:2] == ["replayssm"]:
         return replayssm_main(sys.argv[2:])
+    if sys.argv[1:2] == ["releases"]:
+        return releases_main(sys.argv[2:])
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("releases", nargs="*")
     ap.add_argument("-j", "--jobs", type=int, default=2, help="releases checked at once (each is one oracle process)")
     ap.add_argument("--only", help="re-run only the cases whose id starts with one of these comma-separated "
                     "prefixes, merging them into the existing verdicts")
     args = ap.parse_args()
-    odd = [r for r in args.releases if not re.fullmatch(r"\d+\.\d+\.\d+", r)]
+    odd = [r for r in args.releases if not re.fullmatch(r"\d+\.\d+\.\d+(?:\.post\d+|\.\d+)?", r)]
     if odd:
         ap.error(f"not a vLLM release: {', '.join(odd)}")
     cases = load_cases()
@@ -171,6 +197,63 @@ def _each(items, fn, jobs: int) -> None:
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         for fut in [pool.submit(fn, item) for item in items]:
             fut.result()
+
+
+# -- the every-minor suite (releases/) ------------------------------------------
+
+SUITE = HERE / "releases"
+TOOLS = REPO / "tools" / "knowledge"
+
+
+def minor_releases() -> list[str]:
+    """The newest release servelint knows of each minor, oldest first."""
+    sys.path.insert(0, str(REPO / "server"))
+    from servelint import knowledge
+    from servelint.knowledge.versions import version_key
+
+    newest: dict[tuple, str] = {}
+    for v in knowledge.RELEASES:
+        newest[version_key(v)[:2]] = v  # RELEASES is ascending
+    return [newest[k] for k in sorted(newest)]
+
+
+def releases_main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="run_oracle.py releases")
+    ap.add_argument("releases", nargs="*", help="default: the newest release of each minor")
+    ap.add_argument("--keep", action="store_true", help="keep releases unpacked in servelint's release home")
+    args = ap.parse_args(argv)
+    sys.path.insert(0, str(TOOLS))
+    import provision
+
+    cases = {}
+    for path in sorted((SUITE / "cases").glob("*.json")):
+        for cid, case in json.loads(path.read_text())["cases"].items():
+            cases[cid] = case if isinstance(case, dict) else {"argv": case}
+    for release in args.releases or minor_releases():
+        rel = provision.ensure(release)
+        with tempfile.TemporaryDirectory(prefix=f"conformance-{release}-") as tmp:
+            cases_file, out_file = Path(tmp) / "cases.json", Path(tmp) / "results.json"
+            cases_file.write_text(json.dumps(cases))
+            started = time.monotonic()
+            env = rel.env()
+            proc = subprocess.run([str(provision.VPY), str(TOOLS / "vllm_oracle" / "parse_oracle.py"),
+                                   str(cases_file), str(out_file)], cwd=HERE, env=env, capture_output=True, text=True)
+            if proc.returncode != 0 or not out_file.exists():
+                raise RuntimeError(f"parse oracle {release} failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
+            results = json.loads(out_file.read_text())
+        print(f"[{release}] {len(results)} cases in {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
+        verdicts = {}
+        for cid, r in results.items():
+            v = verdict(r)
+            if v["verdict"] == "error" and v.get("stage") == "entry point":
+                v["stage"] = "serve" if cases[cid].get("entry", "serve") == "serve" else "api_server"
+            verdicts[cid] = v
+        write_verdicts(release, verdicts, SUITE / "verdicts",
+                       "tools/knowledge/vllm_oracle/parse_oracle.py (tests/conformance/run_oracle.py releases): "
+                       "the release's own entry point, up to the start of the server")
+        if not args.keep:
+            provision.remove(rel)
+    return 0
 
 
 # -- the ReplaySSM family's suite (replayssm/, owned by its own tests) ----------

@@ -53,10 +53,10 @@ def test_quick_fix_through_eglot(tmp_path):
     assert result["diagnostics"] == [{
         "line": 3, "column": 2,
         "text": f"servelint [SL101]: unknown flag --max-modl-len for vLLM {knowledge.NEWEST}; "
-                "did you mean --max-model-len or --max-log-len?",
+                "did you mean --max-model-len?",
     }]
     assert result["actions"] == [
-        "Replace with --max-model-len", "Replace with --max-log-len", "Suppress SL101 for this launch",
+        "Replace with --max-model-len", "Suppress SL101 for this launch",
     ]
     assert result["cleared"] is True
     assert result["text"] == SCRIPT.replace("--max-modl-len", "--max-model-len")

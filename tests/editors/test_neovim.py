@@ -90,11 +90,11 @@ def _check_diagnostics(result: dict) -> None:
     assert result["diagnostics"] == [{
         "lnum": 2, "col": 2, "end_lnum": 2, "end_col": 16,
         "message": f"unknown flag --max-modl-len for vLLM {knowledge.NEWEST}; "
-                   "did you mean --max-model-len or --max-log-len?",
+                   "did you mean --max-model-len?",
         "source": "servelint", "severity": 1, "code": "SL101",
     }]
     assert result["actions"] == [
-        "Replace with --max-model-len", "Replace with --max-log-len", "Suppress SL101 for this launch",
+        "Replace with --max-model-len", "Suppress SL101 for this launch",
     ]
     assert result["hover"].startswith("### `--max-modl-len`\n\nNot a `vllm serve` flag")
 

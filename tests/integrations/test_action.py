@@ -94,7 +94,7 @@ def test_the_action_installs_itself_annotates_and_writes_sarif(tmp_path):
         f"::group::Install servelint ({action_path})",
         "::endgroup::",
         "::error file=scripts/launch.sh,line=3,col=3,endLine=3,endColumn=17,title=SL101 unknown-flag::"
-        "unknown flag --max-modl-len for vLLM 0.33.0; did you mean --max-model-len or --max-log-len?",
+        "unknown flag --max-modl-len for vLLM 0.33.0; did you mean --max-model-len?",
     ]
     assert got["outputs"] == {"sarif": "servelint.sarif", "findings": "1", "exit-code": "1"}
     sarif = json.loads((got["workspace"] / "servelint.sarif").read_text())

@@ -32,18 +32,31 @@ async def test_quick_fix_replaces_the_flag(session):
     actions = _by_title(await session.code_actions(uri, diags[0].range, diags))
     assert list(actions) == [
         "Replace with --max-model-len",
-        "Replace with --max-log-len",
         "Suppress SL101 for this launch",
     ]
     fix = actions["Replace with --max-model-len"]
     assert fix.kind == types.CodeActionKind.QuickFix
     assert fix.is_preferred is True
     assert fix.diagnostics[0].code == "SL101"
-    assert actions["Replace with --max-log-len"].is_preferred is False
     fixed = _apply(session, uri, fix, 1)
     assert fixed == MULTILINE.replace("--max-modl-len", "--max-model-len")
     session.change(uri, fixed)
     assert await session.diagnostics(uri) == []
+
+
+async def test_only_the_nearest_of_two_suggestions_is_preferred(session):
+    # --max-loras-rank is a near miss of both --max-lora-rank and --max-loras.
+    await session.initialize()
+    uri = session.open("run.sh", "vllm serve facebook/opt-125m --max-loras-rank 16\n")
+    diags = await session.diagnostics(uri)
+    actions = _by_title(await session.code_actions(uri, diags[0].range, diags))
+    assert list(actions) == [
+        "Replace with --max-lora-rank",
+        "Replace with --max-loras",
+        "Suppress SL101 on this line",
+    ]
+    assert actions["Replace with --max-lora-rank"].is_preferred is True
+    assert actions["Replace with --max-loras"].is_preferred is False
 
 
 async def test_suppression_inside_a_continued_command_goes_above_the_launch(session):
@@ -166,7 +179,7 @@ async def test_actions_work_without_data(session):
     bare = [types.Diagnostic(range=d.range, message=d.message, code=d.code, source=d.source, severity=d.severity)
             for d in diags]
     titles = [a.title for a in await session.code_actions(uri, bare[0].range, bare)]
-    assert titles == ["Replace with --max-model-len", "Replace with --max-log-len", "Suppress SL101 for this launch"]
+    assert titles == ["Replace with --max-model-len", "Suppress SL101 for this launch"]
 
 
 async def test_malformed_data_is_ignored(session):

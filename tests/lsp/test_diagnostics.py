@@ -15,7 +15,7 @@ UNKNOWN = (
     "  --max-modl-len 8192 \\\n"
     "  --port 8000\n"
 )
-UNKNOWN_MESSAGE = "unknown flag --max-modl-len for vLLM 0.33.0; did you mean --max-model-len or --max-log-len?"
+UNKNOWN_MESSAGE = "unknown flag --max-modl-len for vLLM 0.33.0; did you mean --max-model-len?"
 DOCS = "https://github.com/servelint/servelint/blob/main/docs/rules.md#"
 
 
@@ -55,7 +55,7 @@ async def test_push_or_pull_by_client_capability(session):
     assert d.code_description.href == DOCS + "unknown-flag"
     assert d.data["name"] == "unknown-flag"
     assert d.data["version"] == 1
-    assert [f["title"] for f in d.data["fixes"]] == ["Replace with --max-model-len", "Replace with --max-log-len"]
+    assert [f["title"] for f in d.data["fixes"]] == ["Replace with --max-model-len"]
 
 
 async def test_related_information_and_tags(session):

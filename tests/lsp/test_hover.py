@@ -95,7 +95,7 @@ async def test_hover_on_an_unknown_flag_gives_the_suggestion(session):
     assert value.startswith(
         "### `--max-modl-len`\n\nNot a `vllm serve` flag in vLLM 0.33.0.\n\n"
         f"- in no vLLM release servelint knows\n- this launch: vLLM 0.33.0, because {REASON}\n\n---\n"
-        "**SL101** unknown-flag: unknown flag --max-modl-len for vLLM 0.33.0; did you mean --max-model-len or --max-log-len?"
+        "**SL101** unknown-flag: unknown flag --max-modl-len for vLLM 0.33.0; did you mean --max-model-len?"
     )
     assert value.endswith(
         "A flag this vLLM release does not accept. "
@@ -185,3 +185,16 @@ async def test_hover_on_the_entry_point_shows_the_deployment_as_read(session):
            "the `cloud.google.com/gke-accelerator` node selector" in lines
     assert "- /dev/shm: 1024 MiB — the `shm` emptyDir's sizeLimit" in lines
     assert "- ports: containerPort: 8080" in lines
+
+
+async def test_a_patch_release_not_in_the_tables_says_which_release_is_used(session):
+    # 0.8.5.post2 does not exist; servelint reads it as its minor's nearest
+    # release and the hover says so (no diagnostic: it is a known minor).
+    await session.initialize()
+    text = "#!/bin/sh\npip install vllm==0.8.5.post2\nvllm serve facebook/opt-125m --swap-space 4\n"
+    hover = await _hover(session, text, "--swap-space", 3)
+    assert ("- this launch: vLLM 0.8.5.post1, because the install line `vllm==0.8.5.post2` on line 2 "
+            "(servelint has no tables for vLLM 0.8.5.post2; using 0.8.5.post1, the nearest release of 0.8)"
+            ) in hover.contents.value
+    diags = await session.diagnostics(session.uri("h.sh"))
+    assert not [d for d in diags if d.code == "SL013"]

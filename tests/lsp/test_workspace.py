@@ -157,7 +157,7 @@ async def test_config_file_edits_relint_the_script(session):
     assert d.range == rng(script, "cfg.yaml")
     assert d.message == (
         f"cfg.yaml:2:1: unknown flag max-modl-len (--max-modl-len) for vLLM {knowledge.NEWEST}; "
-        "did you mean --max-model-len or --max-log-len?"
+        "did you mean --max-model-len?"
     )
     [related] = d.related_information
     assert related.location.uri == cfg

@@ -1,25 +1,38 @@
 #!/usr/bin/env python
 """Ask one installed vLLM release about itself; write the answers as JSON.
 
-Run by ``generate.py`` inside the release's environment (the vllm-oracle
-venv with ``releases/<ver>`` on ``PYTHONPATH``), never imported by servelint:
+Run by ``generate.py`` inside the release's environment (a Python with
+torch, the release's unpacked wheel first on ``PYTHONPATH``), never
+imported by servelint:
 
     python dump_release.py OUT.json
 
-It records three things the oracle's schema dump does not:
+It records, for any release from 0.6.0 on:
 
 * provenance: ``vllm.__version__``, the commit id baked into the wheel, the
   platform class vLLM selected, torch's version;
-* what each boolean option string really stores: every string of every
-  zero-argument option is parsed by the real ``vllm serve`` parser, so the
-  "negative" spellings (``--no-x``, ``--disable-x``...) are observed, not
-  guessed from their names;
-* ``_ModelInfo`` for every key of the model registry, computed in-process
-  with the same call vLLM's inspection subprocess makes
-  (``_ModelInfo.from_model_cls(load_model_cls())``).  vLLM runs that in a
-  fresh subprocess per class (~10 s each) only to keep CUDA uninitialised in
-  the parent; on a CPU-only machine there is no CUDA to protect, so one
-  process does all ~400 classes in well under a minute.
+* every **entry point** the release has, with the parser *that entry point
+  builds*: ``vllm serve`` (the ``vllm`` console script named in the wheel's
+  ``entry_points.txt``: ``vllm.scripts:main`` in old releases,
+  ``vllm.entrypoints.cli.main:main`` later), ``python -m
+  vllm.entrypoints.openai.api_server`` and the old demo server ``python -m
+  vllm.entrypoints.api_server``.  Each is built by running the release's own
+  code (the console script's function, or the module's ``if __name__ ==
+  "__main__":`` block in the module's namespace) until it calls
+  ``parse_args``; that call is intercepted and the parser kept.  Warnings
+  the entry point raises on the way (the api_server's DeprecationWarning)
+  are recorded;
+* for each parser: every action (``vllm_oracle/schema.py``), what each
+  zero-argument spelling stores (parsed by the real parser, so ``--no-x``
+  and ``--disable-x`` are observed), whether ``--help`` lists every visible
+  spelling, and **probes**: a few argv run through the real parser to
+  observe behaviour that changed between releases (``--model`` after
+  ``vllm serve``, dotted JSON keys, ``--config`` YAML handling, ``-O3``,
+  abbreviations);
+* ``_ModelInfo`` for every key of the model registry where the release has
+  ``_ModelInfo`` (computed in-process with the call vLLM's inspection
+  subprocess makes, ``_ModelInfo.from_model_cls(load_model_cls())``), else
+  the registry entries (module, class, registry tables) alone.
 
 Third-party shims (applied before anything is imported, documented in
 README.md): the PyPI builds of torchvision/torchaudio are CUDA builds whose
@@ -31,12 +44,16 @@ code is replaced.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import importlib
 import importlib.abc
 import importlib.machinery
+import importlib.util
 import json
 import os
 import sys
+import tempfile
 import time
 import traceback
 import types
@@ -47,63 +64,45 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("VLLM_NO_USAGE_STATS", "1")
 os.environ.setdefault("VLLM_LOGGING_LEVEL", "ERROR")
 
+OUT_PATH = sys.argv[1] if len(sys.argv) > 1 else "release.json"
+# What vLLM reads from sys.argv while it builds its parsers:
+# * vllm/engine/arg_utils.py extracts the help texts only when some argv
+#   element contains "--help" (0.25.0+: NEEDS_HELP);
+# * --model is left out when argv holds "serve" (0.9.x: `if 'serve' not in
+#   sys.argv[1:] and '--help' not in sys.argv[1:]`) or "serve" and the exact
+#   token "--help" (0.25.0+);
+# * vllm/entrypoints/utils.py prints a filtered help and exits for an
+#   element starting with "--help=" (0.9.x on).
+# So each entry point is built with the argv a user's launch has, plus
+# HELP_WORD: it contains "--help" but is neither "--help" nor "--help=...".
+HELP_WORD = "--help-schema-dump"
+sys.argv = [sys.argv[0], HELP_WORD]
 
-# --- third-party shims ------------------------------------------------------
-class _AfterImport(importlib.abc.MetaPathFinder):
-    """Run a callback on a module right after it has been executed."""
-
-    def __init__(self, hooks: dict[str, callable]):
-        self.hooks = hooks
-
-    def find_spec(self, name, path=None, target=None):
-        if name not in self.hooks:
-            return None
-        spec = importlib.machinery.PathFinder.find_spec(name, path)
-        if spec is None or spec.loader is None:
-            return None
-        loader, hook = spec.loader, self.hooks[name]
-
-        class _Loader(importlib.abc.Loader):
-            def create_module(self, spec):
-                return loader.create_module(spec)
-
-            def exec_module(self, module):
-                loader.exec_module(module)
-                hook(module)
-
-        spec.loader = _Loader()
-        return spec
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.join(HERE, "vllm_oracle"), HERE]
 
 
-def _install_shims() -> list[str]:
-    applied = []
-    # torchvision registers fake kernels for its native ops at import; with
-    # the ops missing (CUDA build on torch+cpu) that raises.  Nothing in a
-    # model class definition uses those ops.
-    sys.modules.setdefault(
-        "torchvision._meta_registrations", types.ModuleType("torchvision._meta_registrations")
-    )
-    applied.append("torchvision._meta_registrations: empty module")
-
-    def _no_native_lib(mod):
-        mod._load_lib = lambda *_a, **_k: False
-
-    sys.meta_path.insert(0, _AfterImport({"torchaudio._extension.utils": _no_native_lib}))
-    applied.append("torchaudio._extension.utils._load_lib: returns False")
-    return applied
+from shims import install_shims as _install_shims  # noqa: E402
 
 
 # --- provenance -------------------------------------------------------------
+def _commit() -> str | None:
+    for mod, names in (("vllm._version", ("__commit_id__", "commit_id")), ("vllm.commit_id", ("__commit__",))):
+        try:
+            m = importlib.import_module(mod)
+        except Exception:
+            continue
+        for n in names:
+            value = getattr(m, n, None)
+            if value:
+                return value
+    return None
+
+
 def provenance(shims: list[str]) -> dict:
     import vllm
 
-    out = {"vllm_version": getattr(vllm, "__version__", None), "commit": None}
-    try:
-        from vllm import _version
-
-        out["commit"] = getattr(_version, "__commit_id__", None) or getattr(_version, "commit_id", None)
-    except Exception:
-        pass
+    out = {"vllm_version": getattr(vllm, "__version__", None), "commit": _commit()}
     try:
         from vllm import platforms
 
@@ -118,45 +117,31 @@ def provenance(shims: list[str]) -> dict:
         out["torch"] = None
     out["python"] = sys.version.split()[0]
     out["shims"] = shims
+    # The oracle's CPU platform plugin is on the path for releases that
+    # detect the CPU only from a "+cpu" version (provision.py).
+    out["cpu_platform_plugin"] = any("cpu-platform-plugin" in p for p in sys.path)
     return out
 
 
-# --- parser: what each zero-argument string stores ----------------------------
-def build_serve_parser():
-    """Build the parser the way ``vllm/entrypoints/cli/main.py`` does."""
-    try:
-        from vllm.utils.argparse_utils import FlexibleArgumentParser
-    except ImportError:  # releases that kept it in vllm.utils
-        from vllm.utils import FlexibleArgumentParser  # type: ignore
-    import vllm.entrypoints.cli.serve as serve_mod
-
-    parser = FlexibleArgumentParser(description="vLLM CLI")
-    subparsers = parser.add_subparsers(required=False, dest="subparser")
-    serve = None
-    for cmd in serve_mod.cmd_init():
-        sp = cmd.subparser_init(subparsers)
-        if cmd.name == "serve":
-            serve = sp
-    assert serve is not None, "no serve sub-command"
-    return parser, serve
+from entrypoints import Reader, capture_entry_points, dispatch_check, jsonable as _jsonable  # noqa: E402
 
 
-def parser_facts() -> dict:
-    parser, serve = build_serve_parser()
+def zero_arg_stores(reader: Reader) -> dict:
+    parser = reader.parser
     strings: dict[str, list[str]] = {}
-    for s, action in serve._option_string_actions.items():
+    for s, action in parser._option_string_actions.items():
         strings.setdefault(action.dest, []).append(s)
-    stores: dict[str, object] = {}
-    errors: dict[str, str] = {}
-    for action in serve._actions:
+    model = _model_words(reader)
+    stores, errors = {}, {}
+    for action in parser._actions:
         if action.nargs != 0 or action.dest == "help":
             continue
         for s in strings.get(action.dest, []):
-            try:
-                ns = parser.parse_args(["serve", s])
-                stores[s] = getattr(ns, action.dest)
-            except BaseException as e:  # argparse exits; record and go on
-                errors[s] = f"{type(e).__name__}: {e}"
+            got = reader.parse(model + [s])
+            if "ok" in got:
+                stores[s] = got["ok"].get(action.dest)
+            else:
+                errors[s] = got["error"]
     return {
         "strings_by_dest": {k: sorted(v) for k, v in strings.items()},
         "zero_arg_stores": stores,
@@ -164,23 +149,150 @@ def parser_facts() -> dict:
     }
 
 
+def _model_words(reader: Reader) -> list[str]:
+    """What names the model on this entry point: the positional of ``vllm
+    serve`` (required in old releases), ``--model`` elsewhere."""
+    if reader.entry == "serve":
+        return ["probe-model"]
+    return ["--model", "probe-model"] if "--model" in reader.parser._option_string_actions else []
+
+
+def help_check(parser) -> dict:
+    """Does ``--help`` list every visible option string?"""
+    import argparse
+
+    # argparse's own formatter: vLLM's FlexibleArgumentParser prints a
+    # summary by group from 0.2x on (the options behind --help=<group>).
+    text = argparse.ArgumentParser.format_help(parser)
+    missing = []
+    for action in parser._actions:
+        if action.help is argparse.SUPPRESS:
+            continue
+        for s in action.option_strings:
+            if s not in text:
+                missing.append(s)
+    return {"listed_options": sum(1 for a in parser._actions if a.option_strings and a.help is not argparse.SUPPRESS),
+            "missing_from_help": missing, "formatter": "argparse.ArgumentParser.format_help"}
+
+
+def _json_probe_option(parser) -> tuple[str | None, str | None]:
+    """A JSON-valued option accepting any key (a dict kind), and one
+    validated against a dataclass, for the dotted-key probes."""
+    import schema
+
+    free = dataclass = None
+    for action in parser._actions:
+        kind = schema.type_contains_json(action.type)
+        longs = [s for s in action.option_strings if s.startswith("--")]
+        if not longs:
+            continue
+        if kind == "dict" and free is None and action.dest in ("hf_overrides", "override_generation_config"):
+            free = longs[0]
+        if kind == "dataclass" and dataclass is None and action.dest == "compilation_config":
+            dataclass = longs[0]
+    return free, dataclass
+
+
+# The namespace entries a probe's answer keeps (the others are defaults).
+PROBE_DESTS = ("model", "model_tag", "port", "enforce_eager", "disable_log_stats", "trust_remote_code",
+               "served_model_name", "max_model_len", "hf_overrides", "compilation_config", "config",
+               "enable_prefix_caching", "optimization_level")
+
+
+def _keep(got: dict) -> dict:
+    if "ok" in got:
+        got = dict(got)
+        got["ok"] = {k: v for k, v in got["ok"].items() if k in PROBE_DESTS}
+    return got
+
+
+def _bool_optional_dest(parser) -> str | None:
+    """A BooleanOptionalAction option, for the ``key: false`` YAML probe."""
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse.BooleanOptionalAction) and action.dest == "enable_prefix_caching":
+            return action.dest
+    return None
+
+
+def probes(reader: Reader) -> dict:
+    """Parser behaviour that changed between releases, observed."""
+    parser = reader.parser
+    strings = parser._option_string_actions
+    model = _model_words(reader)
+    out: dict[str, dict] = {}
+
+    def probe(name: str, argv: list[str], dispatch: bool = False) -> None:
+        got = reader.parse(argv)
+        if dispatch and "ok" in got and reader.entry == "serve":
+            got["dispatch"] = dispatch_check(reader, argv)
+        out[name] = _keep(got)
+
+    probe("plain", model, dispatch=True)
+    if "--model" in strings:
+        probe("model_flag", ["--model", "flag-model"], dispatch=True)
+    if reader.entry == "serve":
+        probe("model_flag_and_positional", ["pos-model", "--model", "flag-model"], dispatch=True)
+        probe("no_model", [])
+    if "--max-model-len" in strings:
+        probe("underscore", model + ["--max_model_len", "1024"])
+        probe("underscore_equals", model + ["--max_model_len=1024"])
+        probe("abbreviation", model + ["--max-model", "1024"])
+    probe("opt_level", model + ["-O3"])
+    free, dataclass = _json_probe_option(parser)
+    if free:
+        probe("dotted_key", model + [f"{free}.probe_key", "1"])
+        probe("dotted_key_dashes", model + [f"{free}.probe-key", "1"])
+        probe("dotted_key_after_json", model + [free, '{"a": 1}', f"{free}.b", "2"])
+    if dataclass:
+        probe("dotted_dataclass", model + [f"{dataclass}.level", "3"])
+    with tempfile.TemporaryDirectory() as tmp:
+        def config(name: str, text: str, argv_of) -> None:
+            path = os.path.join(tmp, f"{name}.yaml")
+            with open(path, "w") as f:
+                f.write(text)
+            probe(name, argv_of(path))
+            out[name]["yaml"] = text
+
+        config("config_int", "port: 8123\n", lambda p: model + ["--config", p])
+        config("config_int_equals", "port: 8123\n", lambda p: model + [f"--config={p}"])
+        config("config_store_true", "enforce-eager: true\n", lambda p: model + ["--config", p])
+        config("config_store_true_false", "enforce-eager: false\n", lambda p: model + ["--config", p])
+        if _bool_optional_dest(parser):
+            config("config_bool_optional_false", "enable-prefix-caching: false\n", lambda p: model + ["--config", p])
+        if "--served-model-name" in strings:
+            config("config_list", "served-model-name: [name-a, name-b]\n", lambda p: model + ["--config", p])
+            config("config_list_before_positional", "served-model-name: [name-a, name-b]\n",
+                   lambda p: ["--config", p] + model)
+        if reader.entry == "serve":
+            config("config_model_key", "model: config-model\n", lambda p: ["--config", p])
+            config("config_model_key_and_positional", "model: config-model\n", lambda p: ["pos-model", "--config", p])
+    return out
+
+
+def describe_entry(entry: str, info: dict) -> dict:
+    import schema
+
+    rec = {"built_by": info["built_by"], "warnings": info["warnings"], "error": info["error"]}
+    parser = info["parser"]
+    if parser is None:
+        return rec
+    options, groups = schema.describe(parser)
+    rec["options"] = options
+    rec["groups"] = groups
+    rec["num_options"] = len(options)
+    rec["num_option_strings"] = sum(len(o["option_strings"]) for o in options)
+    rec["prog"] = parser.prog
+    rec["usage"] = parser.usage
+    reader = Reader(entry, info)
+    rec["parser"] = zero_arg_stores(reader)
+    rec["help_check"] = help_check(parser)
+    rec["probes"] = probes(reader)
+    return rec
+
+
 # --- architectures ------------------------------------------------------------
-def _jsonable(v):
-    if v is None or isinstance(v, (bool, int, float, str)):
-        return v
-    if isinstance(v, (list, tuple, set, frozenset)):
-        return [_jsonable(x) for x in v]
-    if isinstance(v, dict):
-        return {str(k): _jsonable(x) for k, x in v.items()}
-    value = getattr(v, "value", None)  # enums
-    if isinstance(value, (str, int)):
-        return value
-    name = getattr(v, "name", None)
-    if isinstance(name, str):
-        return name
-    return repr(v)
-
-
 def _interface_predicates():
     """Single-argument predicates ``supports_*``/``is_*``/``has_*`` of vLLM's
     interface modules, to record capabilities ``_ModelInfo`` leaves out."""
@@ -191,7 +303,7 @@ def _interface_predicates():
         "vllm.model_executor.models.interfaces_base",
     ):
         try:
-            mod = __import__(modname, fromlist=["_"])
+            mod = importlib.import_module(modname)
         except Exception:
             continue
         for name, obj in vars(mod).items():
@@ -237,9 +349,6 @@ def _platform_dispatch(module_name: str | None, class_name: str | None) -> dict 
     CPU and on CUDA.  The source is read and only its ``if`` tests are
     evaluated (against a stand-in platform): the CUDA classes cannot be
     imported here, they need vLLM's compiled CUDA ops."""
-    import ast
-    import importlib.util
-
     if not module_name or not class_name:
         return None
     try:
@@ -285,10 +394,46 @@ def _platform_dispatch(module_name: str | None, class_name: str | None) -> dict 
     return out if out["cpu"] and out["cuda"] else None
 
 
-def architecture_facts() -> dict:
-    from vllm.model_executor.models import registry as reg
+def _registry():
+    """(module holding the registry tables, ModelRegistry) of this release:
+    ``models/registry.py`` from 0.6.2-ish on, ``models/__init__.py`` before."""
+    try:
+        reg = importlib.import_module("vllm.model_executor.models.registry")
+    except ImportError:
+        reg = importlib.import_module("vllm.model_executor.models")
+    return reg, getattr(reg, "ModelRegistry")
 
-    info_fields = [f.name for f in dataclasses.fields(reg._ModelInfo)]
+
+def _entries(reg, registry) -> dict[str, tuple]:
+    """arch -> (module, class name, loader)."""
+    models = getattr(registry, "models", None)
+    out = {}
+    if isinstance(models, dict):  # _ModelRegistry instance with lazy entries
+        for arch, entry in models.items():
+            out[arch] = (getattr(entry, "module_name", None), getattr(entry, "class_name", None),
+                         getattr(entry, "load_model_cls", None))
+        return out
+    table = getattr(reg, "_MODELS", {})
+    for arch, value in table.items():
+        module, cls = value if isinstance(value, tuple) else (None, None)
+        if module and not module.startswith("vllm."):
+            module = f"vllm.model_executor.models.{module}"
+
+        def load(arch=arch):
+            for name in ("_try_load_model_cls", "_get_model"):
+                fn = getattr(registry, name, None)
+                if fn is not None:
+                    return fn(arch)
+            raise RuntimeError("no loader in this release's ModelRegistry")
+
+        out[arch] = (module, cls, load)
+    return out
+
+
+def architecture_facts() -> dict:
+    reg, registry = _registry()
+    model_info = getattr(reg, "_ModelInfo", None)
+    info_fields = [f.name for f in dataclasses.fields(model_info)] if model_info is not None else []
     groups: dict[str, list[str]] = {}
     for gname, table in vars(reg).items():
         if gname.startswith("_") and gname.endswith("_MODELS") and isinstance(table, dict):
@@ -302,21 +447,27 @@ def architecture_facts() -> dict:
 
     archs = {}
     t0 = time.time()
-    for arch, entry in sorted(reg.ModelRegistry.models.items()):
+    for arch, (module, class_name, load) in sorted(_entries(reg, registry).items()):
         rec: dict = {
-            "module": getattr(entry, "module_name", None),
-            "class_name": getattr(entry, "class_name", None),
+            "module": module,
+            "class_name": class_name,
             "registry_groups": sorted(groups.get(arch, [])),
         }
-        dispatch = _platform_dispatch(rec["module"], rec["class_name"])
+        dispatch = _platform_dispatch(module, class_name)
         if dispatch and dispatch["cpu"] != dispatch["cuda"]:
             # These facts are the CPU class's; CUDA would load another class.
             rec["platform_dependent"] = dispatch
         hook = MODELS_CONFIG_MAP.get(arch)
         rec["models_config_map"] = getattr(hook, "__name__", None) if hook else None
+        if model_info is None:
+            rec["error"] = "this release has no _ModelInfo (vllm/model_executor/models/registry.py)"
+            archs[arch] = rec
+            continue
         try:
-            cls = entry.load_model_cls()
-            info = reg._ModelInfo.from_model_cls(cls)
+            cls = load()
+            if cls is None:
+                raise ImportError(f"the registry could not load {arch}")
+            info = model_info.from_model_cls(cls)
         except BaseException as e:
             rec["error"] = f"{type(e).__name__}: {e}"[:500]
             archs[arch] = rec
@@ -346,19 +497,29 @@ def architecture_facts() -> dict:
 
 
 def main() -> None:
-    out_path = sys.argv[1]
     shims = _install_shims()
+    import schema
+
+    schema.install()
     result = {"provenance": provenance(shims)}
-    result["parser"] = parser_facts()
+    result["provenance"]["platform_after_import"] = schema.platform_name()
+    entries = capture_entry_points()
+    result["entry_points"] = {name: describe_entry(name, info) for name, info in entries.items()}
     result["architectures"] = architecture_facts()
-    with open(out_path, "w") as f:
-        json.dump(result, f, indent=1, sort_keys=True, default=repr)
+    text = json.dumps(result, indent=1, sort_keys=True, default=repr)
+    import re
+
+    # reprs of functions carry memory addresses; drop them so dumps are stable
+    text = re.sub(r" at 0x[0-9a-fA-F]+>", ">", text)
+    with open(OUT_PATH, "w") as f:
+        f.write(text)
     archs = result["architectures"]["architectures"]
     failed = sorted(a for a, r in archs.items() if "error" in r)
+    summary = ", ".join(f"{n}: {e.get('num_options', 'ERROR ' + str(e.get('error')))}"
+                        for n, e in result["entry_points"].items())
     print(
-        f"wrote {out_path}: vllm {result['provenance']['vllm_version']}, "
-        f"{len(archs)} architectures ({len(failed)} not importable), "
-        f"{len(result['parser']['zero_arg_stores'])} zero-argument strings parsed",
+        f"wrote {OUT_PATH}: vllm {result['provenance']['vllm_version']}, entry points ({summary}), "
+        f"{len(archs)} architectures ({len(failed)} without facts)",
         file=sys.stderr,
     )
 

@@ -220,6 +220,24 @@ def _written_digest(cfg) -> str:
     return "written:" + repr([(w.text, w.span.start, w.exact) for w in cfg.args])
 
 
+def project_pin(path: str, read_file):
+    """The release the project files beside ``path`` pin (``uv.lock``,
+    ``requirements.txt``, ``pyproject.toml``; ``release.project_pin``
+    decides), or None."""
+    from ..release import PROJECT_FILES, project_pin as choose_pin
+
+    folder = os.path.dirname(os.path.abspath(path))
+    found = []
+    for name in PROJECT_FILES:
+        candidate = os.path.join(folder, name)
+        if candidate == os.path.abspath(path):
+            continue
+        text = read_file(candidate)
+        if text:
+            found.append((candidate, text))
+    return choose_pin(found) if found else None
+
+
 def load_records(paths):
     """The error records: the bundled ones and those under ``paths``."""
     from ..records import RecordStore

@@ -27,6 +27,8 @@ from ..parse import parse_document
 from ..release import ReleaseChoice, choose
 from ..rules import Context, Finding, Rule, invocation_rules, problem_rules
 from ..rules.meta import FileTooLarge, InternalError, TooManyLaunches, UnusedSuppression
+from ..rules.meta.release_not_known import ReleaseNotKnown
+from ..rules.meta.release_not_known import message as pin_message
 from ..settings import Settings
 from ..text import KnownEdit, SourceText, Span, edit_range
 from . import io
@@ -38,6 +40,29 @@ from .signature import CHECK_READS, Inputs, check_reads, signature
 log = LazyLogger(__name__)
 
 INTERNAL_ERROR_CODE = InternalError.code
+
+
+def _release_notes(path: str, results: list[LaunchResult], settings: Settings) -> list[Diagnostic]:
+    """SL013 once per pin of a release outside the tables (at the pin in
+    the document, or at the first launch that a project file's pin reads)."""
+    if not settings.enabled(ReleaseNotKnown.name, ReleaseNotKnown.code):
+        return []
+    out, seen = [], set()
+    for res in results:
+        rc = res.release
+        if not rc.outside or (rc.span is None and rc.pin_path is None):
+            continue
+        key = (rc.span, rc.pin_path, rc.asked)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(Diagnostic(
+            path, rc.span if rc.span is not None else res.launch.entry_span,
+            settings.severity_for(ReleaseNotKnown.name, ReleaseNotKnown.code, ReleaseNotKnown.severity),
+            ReleaseNotKnown.code, ReleaseNotKnown.name, ReleaseNotKnown.category,
+            pin_message(rc.asked or "?", rc.note, rc.pin_path), vllm_version=rc.version,
+        ))
+    return out
 
 
 def too_large(path: str, size: str) -> Diagnostic:
@@ -81,6 +106,9 @@ class _Run:
     # By launch index: the launch rendered with its Helm chart's values (or
     # its values file's templates), and the state of the file read for it.
     chart: dict[int, tuple[Launch, str]] = field(default_factory=dict)
+    # The release the project files beside the document pin (read on the
+    # first launch that needs it; False: not read yet).
+    project: object = False
 
     def old_at(self, index: int) -> LaunchResult | None:
         """The last lint's launch that had this launch's place."""
@@ -204,6 +232,7 @@ class Engine:
                 continue
             results.append(res)
             diagnostics.extend(res.diagnostics)
+        diagnostics.extend(_release_notes(path, results, settings))
 
         diagnostics = self._apply_suppressions(path, source, parsed, diagnostics, settings)
         if chart:
@@ -412,8 +441,14 @@ class Engine:
             # the launch that named it.
             use = self.config_releases.get(os.path.normpath(os.path.abspath(run.path)))
             inherited = use.release if use is not None else None
+
+        def project():
+            if run.project is False:
+                run.project = io.project_pin(run.path, self.read_file)
+            return run.project
+
         return choose(run.parsed, launch, setting=settings.vllm_version, inherited=inherited,
-                      use_installed=settings.use_installed_vllm, line_of=run.source.line_of)
+                      use_installed=settings.use_installed_vllm, line_of=run.source.line_of, project=project)
 
     def _carried(self, prev: LaunchResult, key: tuple, run: _Run, launch: Launch, release: ReleaseChoice,
                  read=None) -> LaunchResult | None:

@@ -227,9 +227,19 @@ class Stable:
 
         With the same hints in the same order, the same one decides; only
         the line a reason names can have changed, when the edit added or
-        removed lines above that hint."""
-        if before.span is None or self.lines_kept or before.span.end <= self.edit.start:
+        removed lines above that hint, and the place of a pin outside the
+        tables (SL013 is reported there)."""
+        span = before.span
+        if span is None or span.end <= self.edit.start:
             return before
+        if not self.lines_kept:
+            return None
+        if before.outside is None:
+            return before
+        # SL013 is reported at the pin itself: move it with the text.
+        if span.start >= self.edit.old_end:
+            delta = self.edit.new_end - self.edit.old_end
+            return replace(before, span=Span(span.start + delta, span.end + delta))
         return None
 
 

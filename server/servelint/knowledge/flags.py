@@ -1,4 +1,4 @@
-"""Per-release `vllm serve` options and architecture facts, read from data/.
+"""Per-release, per-entry-point vLLM options and architecture facts, read from data/.
 
 The data files are generated from vLLM's own package by
 ``tools/knowledge/generate.py`` (see its README) and checked in; nothing here
@@ -7,8 +7,13 @@ touches the network or imports vLLM.
 Loading is split by cost, because the CLI's whole cold start must fit in
 150 ms:
 
-* ``flags-<version>.json.gz`` holds what every check needs (option strings,
-  kinds, choices, defaults...): one small gzipped JSON per release.
+* ``release-<version>.json.gz`` holds one release: for each entry point
+  (``serve``, ``api_server``, ``demo_api_server``) a list of ``[row, file,
+  line]`` references and the parser's observed behaviour (``facts``), and
+  the release's architecture row ids.
+* ``options.json.gz`` holds every distinct option row of every release
+  (most rows are the same from one release to the next), read on the first
+  load of any release.
 * help texts (``help.json.gz``) and the field trees of JSON-valued options
   (``fields.json.gz``) are shared by all releases and read the first time
   any ``Option.help`` / ``Option.json`` is asked for.
@@ -27,8 +32,9 @@ from collections.abc import Iterator, Mapping
 # os.path rather than pathlib: pathlib alone costs ~5 ms of cold start.
 DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
-# Columns of an option row in flags-<version>.json.gz, in order; the encoder
-# (tools/knowledge/generate.py) appends the "help" and "json" references.
+# The attributes of an Option.  A stored row (options.json.gz) has them in
+# this order without "defined_at" (the release file gives it per release,
+# since line numbers move), and then the "help" and "json" references.
 CORE_COLUMNS = (
     "dest",
     "strings",
@@ -50,6 +56,10 @@ CORE_COLUMNS = (
     "defined_at",
     "positional",
 )
+ROW_COLUMNS = tuple(c for c in CORE_COLUMNS if c != "defined_at")
+# The entry points a release file may describe, in the order servelint
+# prefers them.
+ENTRY_POINTS = ("serve", "api_server", "demo_api_server")
 
 
 class UnknownRelease(KeyError):
@@ -60,6 +70,8 @@ class UnknownRelease(KeyError):
 
 
 def _read_json(name: str) -> object:
+    # DATA_DIR is looked up at call time: the generator and its tests point
+    # it at a copy of the tables.
     with open(os.path.join(DATA_DIR, name), "rb") as f:
         data = f.read()
     if name.endswith(".gz"):
@@ -110,6 +122,17 @@ def _pooled(name: str, i: int | None) -> object:
     return pool[i]
 
 
+_option_pool: dict | None = None
+
+
+def _option_rows() -> dict:
+    """The distinct option rows of every release (options.json.gz)."""
+    global _option_pool
+    if _option_pool is None:
+        _option_pool = _read_json("options.json.gz")
+    return _option_pool
+
+
 _trees: dict[int, dict] = {}
 INTERNED_ENTRY_KEYS = ("help", "choices")
 
@@ -138,7 +161,7 @@ def _tree(i: int | None) -> dict | None:
 
 
 class Option:
-    """One argparse action of the ``vllm serve`` parser (one ``dest``).
+    """One argparse action of one entry point's parser (one ``dest``).
 
     ``strings`` are every spelling the parser accepts: ``visible`` ones (shown
     by ``--help``) and ``hidden`` aliases.  ``negative`` are the spellings that
@@ -157,7 +180,9 @@ class Option:
 
     __slots__ = CORE_COLUMNS + ("hidden", "takes_value", "_help", "_json")
 
-    def __init__(self, row: list) -> None:
+    def __init__(self, row: list, defined_at: str | None = None) -> None:
+        # ``row`` is a stored row: ROW_COLUMNS, then the help and json refs.
+        self.defined_at = defined_at
         (
             self.dest,
             self.strings,
@@ -176,7 +201,6 @@ class Option:
             self.deprecated,
             self.constraints,
             self.human_readable_int,
-            self.defined_at,
             self.positional,
             self._help,
             self._json,
@@ -322,9 +346,12 @@ ARCH_ROW_COLUMNS = (
 class Architectures(Mapping):
     """Architecture name -> ArchFacts for one release (built on first use)."""
 
-    def __init__(self, version: str) -> None:
+    def __init__(self, version: str, rel: dict | None = None, source: dict | None = None) -> None:
         data = _arch_data()
-        rel = data["releases"][version]
+        if rel is None:
+            whole = _release_file(version)
+            rel, source = whole["architectures"], whole["source"]
+        self.source: dict = source or {}
         self._data = data
         self._rel = rel
         self._fields = rel["model_info_fields"]
@@ -333,7 +360,6 @@ class Architectures(Mapping):
             name: rid for name, rid in zip(data["names"], rel["rows"]) if rid is not None
         }
         self._made: dict[str, ArchFacts] = {}
-        self.source: dict = rel["source"]
 
     def row(self, name: str) -> dict:
         """The stored row of an architecture, by column name."""
@@ -360,22 +386,47 @@ class Architectures(Mapping):
 
 
 class Knowledge:
-    """Everything servelint knows about one vLLM release's ``vllm serve``."""
+    """What servelint knows about one entry point of one vLLM release: the
+    options its parser accepts and what the parser does with the inputs
+    whose handling changed between releases (``facts``).
 
-    def __init__(self, version: str, data: dict) -> None:
+    ``load(version)`` gives the ``vllm serve`` parser; ``for_entry(name)``
+    another entry point of the same release (``api_server``: ``python -m
+    vllm.entrypoints.openai.api_server``, where the model is the ``--model``
+    flag; ``demo_api_server``: ``python -m vllm.entrypoints.api_server``).
+    The architectures are the release's, whichever the entry point.
+    """
+
+    def __init__(self, version: str, entry: str, data: dict, release: "ReleaseFile") -> None:
         self.version = version
-        self.source: dict = data["source"]
-        self.options: list[Option] = [Option(row) for row in data["options"]]
+        self.entry = entry
+        self.release = release
+        self.source: dict = release.source
+        self.built_by: str = data["built_by"]
+        self.facts: dict = data.get("facts") or {}
+        pool = _option_rows()
+        rows, files = pool["rows"], pool["files"]
+        self.options: list[Option] = [
+            Option(rows[r], None if f is None else files[f] if line is None else f"{files[f]}:{line}")
+            for r, f, line in data["options"]
+        ]
         self.by_dest: dict[str, Option] = {o.dest: o for o in self.options}
         self.by_string: dict[str, Option] = {s: o for o in self.options for s in o.strings}
         self.long_strings: list[str] = sorted(s for s in self.by_string if s.startswith("--"))
-        self._architectures: Architectures | None = None
 
     @property
     def architectures(self) -> Architectures:
-        if self._architectures is None:
-            self._architectures = Architectures(self.version)
-        return self._architectures
+        return self.release.architectures
+
+    @property
+    def entries(self) -> tuple[str, ...]:
+        """The entry points this release has (parsers that could be built)."""
+        return self.release.entries
+
+    def for_entry(self, entry: str) -> "Knowledge":
+        """The same release's knowledge of another entry point; KeyError if
+        the release has no such entry point."""
+        return self.release.entry(entry)
 
     def with_prefix(self, prefix: str) -> list[str]:
         """The ``--`` strings that start with ``prefix``, as argparse's
@@ -389,49 +440,108 @@ class Knowledge:
         return out
 
     def __repr__(self) -> str:
-        return f"<vLLM {self.version} knowledge: {len(self.options)} options>"
+        return f"<vLLM {self.version} {self.entry} knowledge: {len(self.options)} options>"
+
+
+class ReleaseFile:
+    """One release file: its entry points (read into Knowledge on demand)
+    and architecture rows."""
+
+    def __init__(self, version: str, data: dict) -> None:
+        self.version = version
+        self.source: dict = data["source"]
+        self._entries: dict = data["entries"]
+        self._arch_rel: dict = data["architectures"]
+        self._made: dict[str, Knowledge] = {}
+        self._architectures: Architectures | None = None
+        self.entries: tuple[str, ...] = tuple(e for e in ENTRY_POINTS if "options" in self._entries.get(e, {}))
+
+    def entry(self, name: str) -> Knowledge:
+        kn = self._made.get(name)
+        if kn is None:
+            data = self._entries.get(name)
+            if data is None or "options" not in data:
+                raise KeyError(f"vLLM {self.version} has no {name} entry point")
+            kn = self._made[name] = Knowledge(self.version, name, data, self)
+        return kn
+
+    def entry_error(self, name: str) -> str | None:
+        """Why an entry point the release has could not be read, if so."""
+        data = self._entries.get(name) or {}
+        return data.get("error")
+
+    @property
+    def architectures(self) -> Architectures:
+        if self._architectures is None:
+            self._architectures = Architectures(self.version, self._arch_rel, self.source)
+        return self._architectures
 
 
 # The name the rest of servelint uses in type annotations.
 ReleaseKnowledge = Knowledge
 
-_loaded: dict[str, Knowledge] = {}
+_files: dict[str, ReleaseFile] = {}
+_loaded: dict[tuple[str, str], Knowledge] = {}
 
 
-def load(version: str) -> Knowledge:
-    """The knowledge of one release (cached).  Raises UnknownRelease."""
-    kn = _loaded.get(version)
-    if kn is None:
+def _release_file(version: str) -> dict:
+    return _read_json(f"release-{version}.json.gz")
+
+
+def release_file(version: str) -> ReleaseFile:
+    """The release's file (cached).  Raises UnknownRelease."""
+    rf = _files.get(version)
+    if rf is None:
         v = canonical_version(version)
-        kn = _loaded.get(v)
-        if kn is None:
-            kn = _loaded[v] = Knowledge(v, _read_json(f"flags-{v}.json.gz"))
-        _loaded[version] = kn
+        rf = _files.get(v)
+        if rf is None:
+            rf = _files[v] = ReleaseFile(v, _release_file(v))
+        _files[version] = rf
+    return rf
+
+
+def load(version: str, entry: str = "serve") -> Knowledge:
+    """One entry point of one release (cached; ``vllm serve`` by default).
+    Raises UnknownRelease, or KeyError for an entry point the release lacks."""
+    kn = _loaded.get((version, entry))
+    if kn is None:
+        kn = _loaded[(version, entry)] = release_file(version).entry(entry)
     return kn
 
 
 def clear_caches() -> None:
     """Forget everything read from data/ (for the generator and tests)."""
-    global _index, _archs
-    _index = _archs = None
+    global _index, _archs, _option_pool
+    _index = _archs = _option_pool = None
+    _files.clear()
     _loaded.clear()
     _pools.clear()
     _trees.clear()
 
 
+def _option_record(o: Option) -> dict:
+    rec = {c: getattr(o, c) for c in CORE_COLUMNS}
+    rec["json"] = o.json
+    rec["help"] = o.help
+    return rec
+
+
 def export_record(version: str) -> dict:
     """One release as the generator's normalised record: every field
-    resolved, architectures included (used to re-encode data/)."""
+    resolved, every entry point and the architectures included (used to
+    re-encode data/)."""
     v = canonical_version(version)
-    data = _read_json(f"flags-{v}.json.gz")
-    options = []
-    for row in data["options"]:
-        o = Option(row)
-        rec = {c: getattr(o, c) for c in CORE_COLUMNS}
-        rec["json"] = o.json
-        rec["help"] = o.help
-        options.append(rec)
-    table = Architectures(v)
+    data = _release_file(v)
+    rf = release_file(v)
+    entries = {}
+    for name, e in data["entries"].items():
+        if "options" not in e:
+            entries[name] = dict(e)
+            continue
+        kn = rf.entry(name)
+        entries[name] = {"built_by": e["built_by"], "options": [_option_record(o) for o in kn.options],
+                         "facts": e.get("facts") or {}}
+    table = Architectures(v, data["architectures"])
     architectures = {}
     for name in table:
         f = table[name]
@@ -454,7 +564,7 @@ def export_record(version: str) -> dict:
     return {
         "version": v,
         "source": data["source"],
-        "options": options,
+        "entries": entries,
         "model_info_fields": table.model_info_fields,
         "architectures": architectures,
         "problems": [],

@@ -1,4 +1,5 @@
-"""What the flag rules share: "did you mean", and the words argparse reads as true/false."""
+"""What the flag rules share: "did you mean" (real near misses only), and the
+words argparse reads as true/false."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ FALSE_WORDS = ("false", "0", "no", "off")
 
 
 def nearest(name: str, candidates: list[str], n: int = 3) -> list[str]:
-    """The closest option strings (or values), for "did you mean"."""
+    """The option strings ``name`` is a near miss of, closest first, for
+    "did you mean" (``near_miss`` says what counts)."""
     return list(_nearest(name, tuple(candidates), n))
 
 
@@ -21,6 +23,79 @@ def _nearest(name: str, candidates: tuple[str, ...], n: int) -> tuple[str, ...]:
     # instructions of a cold one).
     import difflib
 
-    # difflib over a release's ~500 option strings costs milliseconds, and an
-    # editor re-lints the same unknown flag on every keystroke.
-    return tuple(difflib.get_close_matches(name, candidates, n=n, cutoff=0.72))
+    # difflib orders the candidates; near_miss then keeps only real near
+    # misses.  Cached: an editor re-lints the same unknown flag on every
+    # keystroke, and difflib over ~500 strings costs milliseconds.
+    close = difflib.get_close_matches(name, candidates, n=12, cutoff=0.6)
+    short = [c for c in candidates if not c.startswith("--") and c == "-" + name[2:]]
+    return tuple((short + [c for c in close if near_miss(name, c)])[:n])
+
+
+def _distance(a: str, b: str, limit: int) -> int:
+    """Optimal string alignment distance (a swap of two neighbours counts
+    once), or ``limit + 1`` when it exceeds ``limit``."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    prev2: list[int] | None = None
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cost = ca != cb
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if prev2 is not None and i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        if min(cur) > limit:
+            return limit + 1
+        prev2, prev = prev, cur
+    return prev[-1]
+
+
+def _common_prefix(a: str, b: str) -> str:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return a[:n]
+
+
+def near_miss(written: str, candidate: str) -> bool:
+    """Is ``candidate`` what someone who typed ``written`` most likely meant?
+
+    A real near miss is a typo (one or two characters, by length), one word
+    of the flag cut short or lengthened (``--max-model-length`` for
+    ``--max-model-len``), one word left out or added
+    (``--served-model`` for ``--served-model-name``), or its words
+    reordered.  Two flags that only share words are not
+    (``--guided-decoding-backend`` is not ``--kda-decode-backend``,
+    ``--num-scheduler-steps`` is not ``--max-num-scheduled-tokens``).
+    """
+    a, b = written.lstrip("-"), candidate.lstrip("-")
+    if not a or not b or a == b:
+        return False
+    limit = 1 if min(len(a), len(b)) < 8 else 2
+    if _distance(a, b, limit) <= limit:
+        return True
+    ta, tb = a.split("-"), b.split("-")
+    if len(ta) == len(tb):
+        if sorted(ta) == sorted(tb):
+            return True
+        diff = [(x, y) for x, y in zip(ta, tb) if x != y]
+        if len(diff) == 1:
+            x, y = diff[0]
+            shorter = min(len(x), len(y))
+            if shorter >= 3 and (x.startswith(y) or y.startswith(x)):
+                return True
+            if shorter >= 4 and _distance(x, y, 1) <= 1:
+                return True
+            # the same word with another ending ("cache" / "caching")
+            common = len(_common_prefix(x, y))
+            if shorter >= 4 and common >= max(4, shorter - 1):
+                return True
+        return False
+    if abs(len(ta) - len(tb)) == 1:
+        short, long = (ta, tb) if len(ta) < len(tb) else (tb, ta)
+        if len(short) >= 2:
+            for k in range(len(long)):
+                if long[:k] + long[k + 1:] == short:
+                    return True
+    return False
