@@ -163,3 +163,10 @@ def test_a_joined_argument_built_from_a_variable_gets_no_fix(tmp_path):
     result = Engine(Settings(use_installed_vllm=False)).lint(str(path), text)
     found = [d for d in result.diagnostics if d.code == "SL014"]
     assert len(found) == 1 and found[0].fixes == []
+
+
+def test_the_removed_demo_server_becomes_vllm_serve(tmp_path):
+    before = SHELL + "python -m vllm.entrypoints.api_server --model facebook/opt-125m --port 8001\n"
+    [(title, safe, preferred, fixed)] = _fixes(tmp_path, "a.sh", before, "SL021")
+    assert (title, safe, preferred) == ("Use vllm serve", False, True)
+    assert fixed == SHELL + "vllm serve facebook/opt-125m --port 8001\n"

@@ -64,3 +64,23 @@ def test_no_fix_where_vllm_serve_may_not_be_on_the_path_or_the_model_is_a_variab
     engine = Engine(Settings(vllm_version="0.33.0"))
     result = engine.lint("run.sh", venv)
     assert [f for d in engine.checked(result) if d.code == "SL020" for f in engine.verified_fixes(result, d)] == []
+
+
+DEMO = "python -m vllm.entrypoints.api_server --model facebook/opt-125m --port 8001\n"
+
+
+def _all(text: str, version: str, path: str = "run.sh") -> list[tuple[str, int, int]]:
+    engine = Engine(Settings(vllm_version=version))
+    return [(d.code, d.span.start, d.span.end) for d in engine.checked(engine.lint(path, text))]
+
+
+@pytest.mark.parametrize("version", ["0.25.0", "0.33.0"])
+def test_the_demo_server_is_gone(version):
+    # No vllm/entrypoints/api_server.py in the wheels of 0.25.0-0.33.0: only
+    # SL021 speaks (no parser reads the flags of a module that is not there).
+    assert _all(DEMO, version) == [("SL021", 0, len("python -m vllm.entrypoints.api_server"))]
+
+
+@pytest.mark.parametrize("version", ["0.10.1", "0.24.0"])
+def test_releases_that_ship_the_demo_server_do_not_report_it(version):
+    assert [c for c in _all(DEMO, version) if c[0] == "SL021"] == []

@@ -465,6 +465,16 @@ class ReleaseFile:
             kn = self._made[name] = Knowledge(self.version, name, data, self)
         return kn
 
+    def ships(self, name: str) -> bool | None:
+        """Whether the release has entry point ``name``'s module: True, False
+        (the generator found no such module in the wheel), or None (it is
+        there but its parser could not be built, so servelint cannot say
+        what it accepts)."""
+        data = self._entries.get(name)
+        if data is None:
+            return False
+        return True if "options" in data else None
+
     def entry_error(self, name: str) -> str | None:
         """Why an entry point the release has could not be read, if so."""
         data = self._entries.get(name) or {}

@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from typing import Iterable
 
-from ...diagnostics import Applicability, Category, Edit, Fix, Severity
-from ...edits import is_literal, remove_flag, shell_quote, style_of
+from ...diagnostics import Applicability, Category, Severity
 from ...knowledge.validators import VllmCheck
 from ...model import Entry
 from ..base import Context, Finding, Rule, vllm_source
-
-# The module run by a plain interpreter name, written as shell words: the
-# fix replaces exactly these words with ``vllm serve``.  Compiled by re's
-# cache on first use: only a launch of the module needs it, and a
-# module-level compile costs every cold check ~1 ms.
-_MODULE_WORDS = r"python(?:\d+(?:\.\d+)*)?[ \t]+-m[ \t]+vllm\.entrypoints\.openai\.api_server"
+from ._shared import to_vllm_serve
 
 _DEPRECATED = VllmCheck(
     "entry.api_server_deprecated",
@@ -84,30 +77,6 @@ class DeprecatedEntryPoint(Rule):
             f"`python -m vllm.entrypoints.openai.api_server` is deprecated in vLLM {ctx.version} "
             "and may be removed in a future release; start the server with `vllm serve MODEL`",
             tags=("deprecated",),
-            fixes=_to_vllm_serve(ctx),
+            fixes=to_vllm_serve(ctx, "vllm.entrypoints.openai.api_server"),
             data={"vllm_source": vllm_source(ctx, _DEPRECATED.key)},
         )
-
-
-def _to_vllm_serve(ctx: Context) -> list[Fix]:
-    """``python -m vllm.entrypoints.openai.api_server --model M ...`` →
-    ``vllm serve M ...``, in a shell-word launch."""
-    inv = ctx.invocation
-    launch = inv.launch
-    text = ctx.text_of()
-    if text is None or style_of(launch.raw) != "shell":
-        return []
-    span = launch.entry_span
-    if not re.fullmatch(_MODULE_WORDS, text[span.start:span.end]):
-        return []
-    new = "vllm serve"
-    edits: list[Edit] = []
-    flag = inv.model_flag
-    if inv.model_source == "--model" and flag is not None:
-        model = inv.model
-        if flag.path is not None or model is None or not is_literal(model):
-            return []  # a model from a --config file or a variable: leave it where it is
-        new += " " + shell_quote(model.text)
-        edits.extend(remove_flag(text, flag, ctx.path))
-    edits.append(Edit(ctx.path, span, new))
-    return [Fix("Use vllm serve", edits, Applicability.UNSAFE, preferred=True)]
