@@ -119,9 +119,11 @@ def data_parallel_launch(ctx: "View") -> DataParallelLaunch | None:
     hybrid LB inferred from ``--data-parallel-start-rank`` (not in headless
     mode) and switched to external LB for a local size of 1.
 
-    None when a value it needs is not known from the file, or the launch
-    runs headless through an entry point whose headless mode servelint does
-    not follow (``--headless``, ``--api-server-count 0``).
+    None when a value it needs is not known from the file, when the launch
+    runs headless (``--headless``, ``--api-server-count 0``: no hybrid
+    inference there), and under ``--data-parallel-multi-port-external-lb``,
+    whose supervisor starts one child per local rank with the data-parallel
+    arguments rewritten (``_build_vllm_dp_server_args``).
     """
     inv = ctx.invocation
     return memo(inv, (data_parallel_launch,), lambda: _data_parallel_launch(ctx))
@@ -145,6 +147,8 @@ def _data_parallel_launch(ctx: "View") -> DataParallelLaunch | None:
         return None
     if headless or servers[1] == 0:
         return None  # run_headless: create_engine_config(headless=True)
+    if _bool(inv, "data_parallel_multi_port_external_lb") is not False:
+        return None  # the supervisor's children get rewritten data-parallel arguments
     dp, dpl, rank, start = (ints[k] for k in ("data_parallel_size", "data_parallel_size_local",
                                               "data_parallel_rank", "data_parallel_start_rank"))
     nnodes, node_rank = ints["nnodes"], ints["node_rank"]

@@ -117,8 +117,11 @@ class EngineArgsDP:
 
 def engine_args_dp(ctx: Context) -> EngineArgsDP | None:
     """The data-parallel engine arguments, or None when one is not known
-    from the file.  ``pcp`` is 1 in a release without the option."""
+    from the file or the multi-port supervisor rewrites them for its
+    children.  ``pcp`` is 1 in a release without the option."""
     inv = ctx.invocation
+    if switch(ctx, "data_parallel_multi_port_external_lb") is not False:
+        return None
     out = {}
     for key, dest, default in (("dp", "data_parallel_size", 1), ("dpl", "data_parallel_size_local", None),
                                ("rank", "data_parallel_rank", None), ("start", "data_parallel_start_rank", None),
@@ -159,6 +162,12 @@ class MultiPortArgs:
         for k, v in kw.items():
             setattr(self, k, v)
 
+    def sizes_divide(self) -> bool:
+        """Whether the size checks before the start-rank check pass: 2 or
+        more local ranks, at most the data-parallel size, dividing it."""
+        dp, dpl = self.dp, self.dpl
+        return dp is not None and dpl is not None and 2 <= dpl <= dp and dp % dpl == 0
+
     @property
     def start_rank(self) -> int:
         """``infer_multi_port_external_lb_start_rank``."""
@@ -189,6 +198,9 @@ def multi_port_args(ctx: Context, needed: tuple[str, ...]) -> MultiPortArgs | No
             continue
         v = value_of(ctx.invocation, dest)
         if v.how == "unknown":
+            return None
+        if key in ("dp", "dpl", "start", "node_rank", "port", "supervisor_port", "api_server_count") and not (
+                v.value is None or is_int(v.value)):
             return None
         out[key] = v.value
     return MultiPortArgs(**out)

@@ -34,7 +34,8 @@ class MaxParallelLoadingWorkersIgnored(Rule):
     Remove the flag.
 
     ## Evidence
-    The flag as written (`None` is the default and passes silently).
+    The flag as written (`None` is the default and passes silently; a value
+    below 1 is refused by the field's range, `invalid-value`).
 
     ## vLLM source
     `ParallelConfig.__post_init__` (a warning).
@@ -50,7 +51,10 @@ class MaxParallelLoadingWorkersIgnored(Rule):
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         flag = written(ctx, "max_parallel_loading_workers")
-        if flag is None or value_of(ctx.invocation, "max_parallel_loading_workers").value is None:
+        if flag is None:
             return
+        workers = value_of(ctx.invocation, "max_parallel_loading_workers").value
+        if not isinstance(workers, int) or workers < 1:
+            return  # None passes silently; below 1 the field's range refuses it first (invalid-value)
         yield finding(ctx, flag, _CHECK, None,
                       shown="max_parallel_loading_workers is currently not supported and will be ignored.")

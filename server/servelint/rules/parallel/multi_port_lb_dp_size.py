@@ -53,7 +53,7 @@ class MultiPortLbDpSize(Rule):
         if ctx.invocation.last("data_parallel_multi_port_external_lb") is None:
             return
         a = multi_port_args(ctx, ('dp',))
-        if a is None or not (isinstance(a.dp, int) and a.dp < 2):
+        if a is None or not (a.dp is not None and a.dp < 2):
             return
         anchor = written(ctx, "data_parallel_multi_port_external_lb")
         yield finding(ctx, anchor, _CHECK,

@@ -54,7 +54,7 @@ class MultiPortLbDpSizeLocal(Rule):
         if ctx.invocation.last("data_parallel_multi_port_external_lb") is None:
             return
         a = multi_port_args(ctx, ('dpl',))
-        if a is None or not (a.dpl is None or (isinstance(a.dpl, int) and a.dpl < 2)):
+        if a is None or not (a.dpl is None or a.dpl < 2):
             return
         anchor = written(ctx, "data_parallel_size_local") or written(ctx, "data_parallel_multi_port_external_lb")
         yield finding(ctx, anchor, _CHECK,

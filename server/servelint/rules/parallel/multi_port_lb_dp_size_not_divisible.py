@@ -55,7 +55,7 @@ class MultiPortLbDpSizeNotDivisible(Rule):
         if ctx.invocation.last("data_parallel_multi_port_external_lb") is None:
             return
         a = multi_port_args(ctx, ('dp', 'dpl'))
-        if a is None or not (isinstance(a.dp, int) and isinstance(a.dpl, int) and a.dpl > 0 and a.dp % a.dpl != 0):
+        if a is None or not (a.dp is not None and a.dpl is not None and 2 <= a.dpl <= a.dp and a.dp % a.dpl != 0):
             return
         anchor = written(ctx, "data_parallel_size_local") or written(ctx, "data_parallel_multi_port_external_lb")
         yield finding(ctx, anchor, _CHECK,

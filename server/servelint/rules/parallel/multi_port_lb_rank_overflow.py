@@ -55,7 +55,7 @@ class MultiPortLbRankOverflow(Rule):
         if ctx.invocation.last("data_parallel_multi_port_external_lb") is None:
             return
         a = multi_port_args(ctx, ('dp', 'dpl', 'start', 'node_rank'))
-        if a is None or not (isinstance(a.dp, int) and isinstance(a.dpl, int) and a.start_rank + a.dpl > a.dp):
+        if a is None or not (a.sizes_divide() and a.start_rank + a.dpl > a.dp):
             return
         anchor = written(ctx, "data_parallel_start_rank") or written(ctx, "node_rank") or written(ctx, "data_parallel_size_local") or written(ctx, "data_parallel_multi_port_external_lb")
         yield finding(ctx, anchor, _CHECK,

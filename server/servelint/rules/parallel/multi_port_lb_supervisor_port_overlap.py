@@ -55,7 +55,9 @@ class MultiPortLbSupervisorPortOverlap(Rule):
         if ctx.invocation.last("data_parallel_multi_port_external_lb") is None:
             return
         a = multi_port_args(ctx, ('dpl', 'port', 'supervisor_port'))
-        if a is None or not (isinstance(a.port, int) and isinstance(a.dpl, int) and isinstance(a.supervisor_port, int) and a.port <= a.supervisor_port <= a.port + a.dpl - 1):
+        if a is None or a.dpl is None or a.dpl < 2 or a.port is None or a.supervisor_port is None:
+            return  # the local-size check of the supervisor fails first
+        if not a.port <= a.supervisor_port <= a.port + a.dpl - 1:
             return
         anchor = written(ctx, "data_parallel_supervisor_port") or written(ctx, "port") or written(ctx, "data_parallel_multi_port_external_lb")
         yield finding(ctx, anchor, _CHECK, vllm_message(ctx, _CHECK, a.supervisor_port, a.port, a.port + a.dpl - 1))
