@@ -39,6 +39,8 @@ def switch(ctx: Context, dest: str) -> bool | None:
 
 def written(ctx: Context, dest: str) -> "Flag | None":
     """The deciding flag of ``dest`` when the launch writes it with a known value."""
+    if ctx.invocation.last(dest) is None:
+        return None  # the common case, and the cheapest test
     v = value_of(ctx.invocation, dest)
     return v.flags[-1] if v.how == "flag" and v.flags else None
 
