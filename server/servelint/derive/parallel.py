@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from ..knowledge import validators
 from ..knowledge.validators import VllmCheck
+from ..model import Entry
 from .base import UNKNOWN, Derived, FrozenValue, is_int
 from .flags import value_of
 from .view import memo
@@ -131,6 +132,8 @@ def data_parallel_launch(ctx: "View") -> DataParallelLaunch | None:
 
 def _data_parallel_launch(ctx: "View") -> DataParallelLaunch | None:
     inv = ctx.invocation
+    if inv.launch.entry is Entry.CONFIG_FILE:
+        return None  # linted on its own, the command line naming it may set any of these
     ints = {}
     for dest, absent in (("data_parallel_size", 1), ("data_parallel_size_local", None), ("data_parallel_rank", None),
                          ("data_parallel_start_rank", None), ("nnodes", 1), ("node_rank", 0),

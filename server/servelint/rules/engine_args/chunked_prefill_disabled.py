@@ -8,6 +8,7 @@ from ...derive.flags import value_of
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule
+from ..parallel._shared import defaults_unknown
 from ._shared import finding, written
 
 _CHECK = VllmCheck("engine_args.chunked_prefill_disabled",
@@ -61,7 +62,7 @@ class ChunkedPrefillDisabled(Rule):
         if flag is None or value_of(ctx.invocation, "enable_chunked_prefill").value is not False:
             return
         runner = value_of(ctx.invocation, "runner")
-        if runner.value not in ("auto", "generate"):
+        if runner.value not in ("auto", "generate") or (runner.how == "default" and defaults_unknown(ctx)):
             return
         arch = ctx.arch
         model = ctx.model

@@ -12,6 +12,7 @@ from ...derive.flags import value_of
 from ...diagnostics import Related, Severity
 from ...knowledge import validators
 from ...knowledge.validators import VllmCheck
+from ...model import Entry
 from ..base import Context, Finding
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -21,10 +22,24 @@ if TYPE_CHECKING:  # pragma: no cover
 CPUSET = re.compile(r"^\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*$")
 
 
+def defaults_unknown(ctx: Context) -> bool:
+    """Whether an option the launch does not write is unknown rather than
+    vLLM's default: in a ``--config`` file linted on its own, the command
+    line that names it may set any option."""
+    return ctx.invocation.launch.entry is Entry.CONFIG_FILE
+
+
+def _value(ctx: Context, dest: str) -> Derived:
+    v = value_of(ctx.invocation, dest)
+    if v.how == "default" and defaults_unknown(ctx):
+        return UNKNOWN
+    return v
+
+
 def int_of(ctx: Context, dest: str) -> Derived:
     """An integer option's value (written or default); UNKNOWN when the file
     does not show it or the release has no such option."""
-    v = value_of(ctx.invocation, dest)
+    v = _value(ctx, dest)
     return v if is_int(v.value) else UNKNOWN
 
 
@@ -33,7 +48,7 @@ def switch(ctx: Context, dest: str) -> bool | None:
     such option, None when the file does not show it."""
     if dest not in ctx.knowledge.by_dest:
         return False
-    v = value_of(ctx.invocation, dest)
+    v = _value(ctx, dest)
     return bool(v.value) if v.known else None
 
 
@@ -133,7 +148,7 @@ def engine_args_dp(ctx: Context) -> EngineArgsDP | None:
         if dest not in inv.knowledge.by_dest:
             out[key] = default
             continue
-        v = value_of(inv, dest)
+        v = _value(ctx, dest)
         if v.how == "unknown" or not (v.value is None or is_int(v.value)):
             return None
         out[key] = v.value
@@ -145,7 +160,7 @@ def engine_args_dp(ctx: Context) -> EngineArgsDP | None:
         if got is None:
             return None
         out[key] = got
-    backend = value_of(inv, "data_parallel_backend")
+    backend = _value(ctx, "data_parallel_backend")
     if not backend.known:
         return None
     out["backend"] = backend.value
@@ -198,7 +213,7 @@ def multi_port_args(ctx: Context, needed: tuple[str, ...]) -> MultiPortArgs | No
         if dest not in ctx.knowledge.by_dest:
             out[key] = None
             continue
-        v = value_of(ctx.invocation, dest)
+        v = _value(ctx, dest)
         if v.how == "unknown":
             return None
         if key in ("dp", "dpl", "start", "node_rank", "port", "supervisor_port", "api_server_count") and not (
