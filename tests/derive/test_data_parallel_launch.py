@@ -6,13 +6,15 @@ from __future__ import annotations
 import pytest
 
 from servelint import argv, knowledge
-from servelint.derive.parallel import data_parallel_launch
+from servelint.derive.parallel import data_parallel_args, data_parallel_launch
 from servelint.derive.view import View
 from servelint.parse import parse_document
+from servelint.parse.vllm_config import parse_vllm_config
 
 
 def _launch(text: str, version: str = "0.33.0", path: str = "run.sh"):
-    (launch,) = parse_document(path, text).launches
+    parse = parse_vllm_config if path.endswith(".yaml") else parse_document
+    (launch,) = parse(path, text).launches
     inv = argv.interpret(launch, knowledge.load(version))
     return data_parallel_launch(View(inv, path=path, base_dir=None, target="cuda"))
 
@@ -60,3 +62,34 @@ def test_hybrid_lb_with_one_local_rank_switches_to_external():
 ])
 def test_unknown_when_the_file_does_not_decide_it(text):
     assert _launch(text) is None
+
+
+def _args(text: str, version: str = "0.33.0", path: str = "run.sh"):
+    parse = parse_vllm_config if path.endswith(".yaml") else parse_document
+    (launch,) = parse(path, text).launches
+    inv = argv.interpret(launch, knowledge.load(version))
+    return data_parallel_args(View(inv, path=path, base_dir=None, target="cuda"))
+
+
+def test_the_arguments_are_as_written_before_any_inference():
+    args = _args("vllm serve m --data-parallel-size 4 --nnodes 2 --node-rank 1 --data-parallel-backend ray\n")
+    assert (args.size, args.size_local, args.rank, args.nnodes, args.node_rank, args.backend) == (4, None, None, 2, 1,
+                                                                                               "ray")
+
+
+def test_an_unknown_backend_leaves_the_other_arguments_known():
+    args = _args("vllm serve m --data-parallel-size 4 --data-parallel-backend $BACKEND\n")
+    assert (args.size, args.backend) == (4, None)
+
+
+@pytest.mark.parametrize("text", [
+    "vllm serve m --nnodes $NODES\n",
+    "vllm serve m --data-parallel-size 4 --data-parallel-size-local 2 --data-parallel-multi-port-external-lb\n",
+])
+def test_no_arguments_when_the_file_does_not_decide_them(text):
+    assert _args(text) is None
+
+
+def test_in_a_config_file_linted_alone_an_option_it_does_not_write_is_unknown():
+    assert _args("data-parallel-size: 2\n", path="config.yaml") is None
+    assert _launch("data-parallel-size: 2\n", path="config.yaml") is None

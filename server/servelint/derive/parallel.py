@@ -6,9 +6,8 @@ from typing import TYPE_CHECKING
 
 from ..knowledge import validators
 from ..knowledge.validators import VllmCheck
-from ..model import Entry
 from .base import UNKNOWN, Derived, FrozenValue, is_int
-from .flags import value_of
+from .flags import defaults_unknown, file_value, int_or_none, switch, value_of
 from .view import memo
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -72,24 +71,65 @@ PCP_REFUSES_DP = VllmCheck("parallel.pcp_refuses_dp", "PCP does not support data
 VLLM_FACTS = (DP_WORLD_HAS_PCP, DP_START_RANK_IS_NOT_NONE, DCP_PCP_TOPOLOGY, PCP_REFUSES_DP)
 
 
-def _int_or_none(inv: "Invocation", dest: str, absent=None) -> tuple[bool, object]:
-    """(known, value) of an integer option whose default may be None;
-    ``absent`` when the release has no such option."""
-    if dest not in inv.knowledge.by_dest:
-        return True, absent
-    v = value_of(inv, dest)
-    if v.how == "unknown":
-        return False, None
-    if v.value is None or is_int(v.value):
-        return True, v.value
-    return False, None
+class DataParallelArgs(FrozenValue):
+    """The data-parallel engine arguments as written (or their defaults),
+    before ``create_engine_config`` infers anything from them.
+
+    ``size``, ``size_local``, ``rank``, ``start_rank``: ``--data-parallel-size``,
+    ``-size-local``, ``-rank`` and ``-start-rank`` (the last three None when not
+    given); ``external_lb`` / ``hybrid_lb``: the two switches as written;
+    ``backend``: ``--data-parallel-backend``, None when not known from the
+    file; ``pcp``: ``--prefill-context-parallel-size``, 1 in a release
+    without it.
+    """
+
+    __slots__ = _fields = ("size", "size_local", "rank", "start_rank", "external_lb", "hybrid_lb", "nnodes",
+                           "node_rank", "pp", "tp", "pcp", "backend")
+
+    def __init__(self, **kw) -> None:
+        for name in self._fields:
+            object.__setattr__(self, name, kw[name])
 
 
-def _bool(inv: "Invocation", dest: str) -> bool | None:
-    if dest not in inv.knowledge.by_dest:
-        return False
-    v = value_of(inv, dest)
-    return bool(v.value) if v.known else None
+_DP_ARGS = (
+    # field, dest, value in a release without the option
+    ("size", "data_parallel_size", 1), ("size_local", "data_parallel_size_local", None),
+    ("rank", "data_parallel_rank", None), ("start_rank", "data_parallel_start_rank", None),
+    ("nnodes", "nnodes", 1), ("node_rank", "node_rank", 0), ("pp", "pipeline_parallel_size", 1),
+    ("tp", "tensor_parallel_size", 1), ("pcp", "prefill_context_parallel_size", 1),
+)
+_DP_ARGS_REQUIRED = ("size", "nnodes", "node_rank", "pp", "tp", "pcp")
+
+
+def data_parallel_args(ctx: "View") -> DataParallelArgs | None:
+    """The data-parallel engine arguments ``create_engine_config`` starts from
+    (vllm/engine/arg_utils.py), or None when one of them (other than the
+    backend) is not known from the file, or under
+    ``--data-parallel-multi-port-external-lb``, whose supervisor rewrites them
+    for its children (``_build_vllm_dp_server_args``)."""
+    inv = ctx.invocation
+    return memo(inv, (data_parallel_args,), lambda: _data_parallel_args(inv))
+
+
+def _data_parallel_args(inv: "Invocation") -> DataParallelArgs | None:
+    if switch(inv, "data_parallel_multi_port_external_lb") is not False:
+        return None
+    out: dict[str, object] = {}
+    for name, dest, absent in _DP_ARGS:
+        known, value = int_or_none(inv, dest, absent)
+        if not known:
+            return None
+        out[name] = value
+    if any(out[name] is None for name in _DP_ARGS_REQUIRED):
+        return None
+    for name, dest in (("external_lb", "data_parallel_external_lb"), ("hybrid_lb", "data_parallel_hybrid_lb")):
+        got = switch(inv, dest)
+        if got is None:
+            return None
+        out[name] = got
+    backend = file_value(inv, "data_parallel_backend")
+    out["backend"] = backend.value if backend.known else None
+    return DataParallelArgs(**out)
 
 
 class DataParallelLaunch(FrozenValue):
@@ -132,34 +172,19 @@ def data_parallel_launch(ctx: "View") -> DataParallelLaunch | None:
 
 def _data_parallel_launch(ctx: "View") -> DataParallelLaunch | None:
     inv = ctx.invocation
-    if inv.launch.entry is Entry.CONFIG_FILE:
+    if defaults_unknown(inv):
         return None  # linted on its own, the command line naming it may set any of these
-    ints = {}
-    for dest, absent in (("data_parallel_size", 1), ("data_parallel_size_local", None), ("data_parallel_rank", None),
-                         ("data_parallel_start_rank", None), ("nnodes", 1), ("node_rank", 0),
-                         ("pipeline_parallel_size", 1), ("tensor_parallel_size", 1),
-                         ("prefill_context_parallel_size", 1)):
-        known, value = _int_or_none(inv, dest, absent)
-        if not known:
-            return None
-        ints[dest] = value
-    ext, hyb = _bool(inv, "data_parallel_external_lb"), _bool(inv, "data_parallel_hybrid_lb")
-    headless = _bool(inv, "headless")
-    servers = _int_or_none(inv, "api_server_count")
-    if ext is None or hyb is None or headless is None or not servers[0]:
+    args = data_parallel_args(ctx)
+    headless = switch(inv, "headless")
+    servers = int_or_none(inv, "api_server_count")
+    if args is None or headless is None or not servers[0]:
         return None
     if headless or servers[1] == 0:
         return None  # run_headless: create_engine_config(headless=True)
-    if _bool(inv, "data_parallel_multi_port_external_lb") is not False:
-        return None  # the supervisor's children get rewritten data-parallel arguments
-    dp, dpl, rank, start = (ints[k] for k in ("data_parallel_size", "data_parallel_size_local",
-                                              "data_parallel_rank", "data_parallel_start_rank"))
-    nnodes, node_rank = ints["nnodes"], ints["node_rank"]
-    if not all(is_int(v) for v in (dp, nnodes, node_rank, ints["pipeline_parallel_size"],
-                                    ints["tensor_parallel_size"])):
-        return None
-    pcp = ints["prefill_context_parallel_size"] if validators.has(DP_WORLD_HAS_PCP.key, inv.version) else 1
-    within = ints["pipeline_parallel_size"] * ints["tensor_parallel_size"] * (pcp if is_int(pcp) else 1)
+    dp, dpl, rank, start = args.size, args.size_local, args.rank, args.start_rank
+    nnodes, node_rank, ext, hyb = args.nnodes, args.node_rank, args.external_lb, args.hybrid_lb
+    pcp = args.pcp if validators.has(DP_WORLD_HAS_PCP.key, inv.version) else 1
+    within = args.pp * args.tp * pcp
     if within <= 0 or nnodes <= 0:
         return None
     inferred = 0
@@ -190,10 +215,9 @@ def _data_parallel_launch(ctx: "View") -> DataParallelLaunch | None:
             rank = start or inferred
     else:
         hybrid = hyb
-        backend = value_of(inv, "data_parallel_backend")
-        if not backend.known:
+        if args.backend is None:
             return None
-        if backend.value == "ray":
+        if args.backend == "ray":
             # envs.VLLM_RAY_DP_PACK_STRATEGY, "strict" when unset (envs.py 0.33.0:186).
             var = inv.env.get("VLLM_RAY_DP_PACK_STRATEGY")
             if var is not None and var.value is None:

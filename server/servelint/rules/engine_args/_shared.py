@@ -7,12 +7,9 @@ from typing import TYPE_CHECKING
 
 from ...derive.flags import json_of
 from ..base import Context
-from ..parallel._shared import finding, related, vllm_message, written
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...argv import Flag
-
-__all__ = ["finding", "json_key", "related", "vllm_message", "written"]
 
 
 _MISSING = object()

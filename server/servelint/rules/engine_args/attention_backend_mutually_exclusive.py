@@ -7,12 +7,11 @@ from typing import Iterable
 from ...derive.flags import value_of
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, json_key, related
+from ..base import Context, Finding, Rule, finding, related, vllm_message
+from ._shared import json_key
 
 _CHECK = VllmCheck("engine_args.attention_backend_exclusive", "attention_backend and attention_config.backend are mutually exclusive",
                    "vllm/engine/arg_utils.py")
-_MESSAGE = "attention_backend and attention_config.backend are mutually exclusive"
 
 
 class AttentionBackendMutuallyExclusive(Rule):
@@ -52,13 +51,14 @@ class AttentionBackendMutuallyExclusive(Rule):
     partners = ("--attention-config",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        if ctx.invocation.last("attention_backend") is None or not ctx.invocation.flags_for("attention_config"):
+        inv = ctx.invocation
+        if inv.last("attention_backend") is None or not inv.flags_for("attention_config"):
             return
-        shorthand = value_of(ctx.invocation, "attention_backend")
+        shorthand = value_of(inv, "attention_backend")
         if shorthand.how != "flag" or shorthand.value is None:
             return
         got = json_key(ctx, "attention_config", 'backend')
         if got is None or got[1] is None:
             return
-        yield finding(ctx, shorthand.flags[-1], _CHECK, _MESSAGE,
+        yield finding(ctx, shorthand.flags[-1], vllm_message(ctx, _CHECK.key), _CHECK.key,
                       related_to=related(ctx, [got[0]], "also set by {flag}"))

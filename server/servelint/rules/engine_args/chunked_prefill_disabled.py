@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...derive.flags import value_of
+from ...derive.flags import defaults_unknown, known_flag, value_of
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ..parallel._shared import defaults_unknown
-from ._shared import finding, written
+from ..base import Context, Finding, Rule, finding
 
 _CHECK = VllmCheck("engine_args.chunked_prefill_disabled",
                    "This model does not officially support disabling chunked prefill.", "vllm/engine/arg_utils.py")
@@ -58,11 +56,12 @@ class ChunkedPrefillDisabled(Rule):
     anchor = "--enable-chunked-prefill"
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        flag = written(ctx, "enable_chunked_prefill")
-        if flag is None or value_of(ctx.invocation, "enable_chunked_prefill").value is not False:
+        inv = ctx.invocation
+        flag = known_flag(inv, "enable_chunked_prefill")
+        if flag is None or value_of(inv, "enable_chunked_prefill").value is not False:
             return
-        runner = value_of(ctx.invocation, "runner")
-        if runner.value not in ("auto", "generate") or (runner.how == "default" and defaults_unknown(ctx)):
+        runner = value_of(inv, "runner")
+        if runner.value not in ("auto", "generate") or (runner.how == "default" and defaults_unknown(inv)):
             return
         arch = ctx.arch
         model = ctx.model
@@ -70,4 +69,4 @@ class ChunkedPrefillDisabled(Rule):
             return
         if not arch.is_text_generation_model or arch.is_pooling_model or arch.attn_type == "encoder_decoder":
             return
-        yield finding(ctx, flag, _CHECK, None, shown=_MESSAGE, note=f"{ctx.architecture} defaults to chunked prefill")
+        yield finding(ctx, flag, None, _CHECK.key, message=_MESSAGE, note=f"{ctx.architecture} defaults to chunked prefill")

@@ -7,12 +7,11 @@ from typing import Iterable
 from ...derive.flags import value_of
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, json_key, related
+from ..base import Context, Finding, Rule, finding, related, vllm_message
+from ._shared import json_key
 
 _CHECK = VllmCheck("engine_args.cudagraph_capture_sizes_exclusive", "cudagraph_capture_sizes and compilation_config.cudagraph_capture_sizes are mutually exclusive",
                    "vllm/engine/arg_utils.py")
-_MESSAGE = "cudagraph_capture_sizes and compilation_config.cudagraph_capture_sizes are mutually exclusive"
 
 
 class CudagraphCaptureSizesMutuallyExclusive(Rule):
@@ -52,13 +51,14 @@ class CudagraphCaptureSizesMutuallyExclusive(Rule):
     partners = ("--compilation-config",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        if ctx.invocation.last("cudagraph_capture_sizes") is None or not ctx.invocation.flags_for("compilation_config"):
+        inv = ctx.invocation
+        if inv.last("cudagraph_capture_sizes") is None or not inv.flags_for("compilation_config"):
             return
-        shorthand = value_of(ctx.invocation, "cudagraph_capture_sizes")
+        shorthand = value_of(inv, "cudagraph_capture_sizes")
         if shorthand.how != "flag" or shorthand.value is None:
             return
         got = json_key(ctx, "compilation_config", 'cudagraph_capture_sizes')
         if got is None or got[1] is None:
             return
-        yield finding(ctx, shorthand.flags[-1], _CHECK, _MESSAGE,
+        yield finding(ctx, shorthand.flags[-1], vllm_message(ctx, _CHECK.key), _CHECK.key,
                       related_to=related(ctx, [got[0]], "also set by {flag}"))

@@ -7,13 +7,11 @@ from typing import Iterable
 from ...derive.flags import value_of
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding
+from ..base import Context, Finding, Rule, finding, vllm_message
 
 _CHECK = VllmCheck("engine_args.default_mm_loras_text_model",
                    "Default modality-specific LoRA(s) were provided for a non multimodal model",
                    "vllm/engine/arg_utils.py")
-_MESSAGE = "Default modality-specific LoRA(s) were provided for a non multimodal model"
 
 
 class DefaultMmLorasTextModel(Rule):
@@ -67,4 +65,4 @@ class DefaultMmLorasTextModel(Rule):
         model = ctx.model
         if model is not None and getattr(model, "inferred", False):
             return  # an architecture guessed from the name is not evidence enough
-        yield finding(ctx, loras.flags[-1], _CHECK, _MESSAGE, note=f"{ctx.architecture} is not multimodal")
+        yield finding(ctx, loras.flags[-1], vllm_message(ctx, _CHECK.key), _CHECK.key, note=f"{ctx.architecture} is not multimodal")

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...derive.flags import value_of
+from ...derive.flags import known_flag, value_of
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, related, written
+from ..base import Context, Finding, Rule, finding, related
 
 _CHECK = VllmCheck("engine_args.device_ids_with_ray", "--device-ids has no effect when using the Ray executor.",
                    "vllm/engine/arg_utils.py")
@@ -55,10 +54,12 @@ class DeviceIdsWithRay(Rule):
     partners = ("--distributed-executor-backend",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        ids = written(ctx, "device_ids")
-        if ids is None or not value_of(ctx.invocation, "device_ids").value:
+        inv = ctx.invocation
+        ids = known_flag(inv, "device_ids")
+        if ids is None or not value_of(inv, "device_ids").value:
             return
-        if value_of(ctx.invocation, "distributed_executor_backend").value != "ray":
+        if value_of(inv, "distributed_executor_backend").value != "ray":
             return
-        yield finding(ctx, ids, _CHECK, None, shown=_MESSAGE,
-                      related_to=related(ctx, [written(ctx, "distributed_executor_backend")], "Ray executor set by {flag}"))
+        yield finding(ctx, ids, None, _CHECK.key, message=_MESSAGE,
+                      related_to=related(ctx, value_of(inv, "distributed_executor_backend").flags,
+                                         "Ray executor set by {flag}"))

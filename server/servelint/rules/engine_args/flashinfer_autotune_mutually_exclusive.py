@@ -7,12 +7,11 @@ from typing import Iterable
 from ...derive.flags import value_of
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, json_key, related
+from ..base import Context, Finding, Rule, finding, related, vllm_message
+from ._shared import json_key
 
 _CHECK = VllmCheck("engine_args.flashinfer_autotune_exclusive", "enable_flashinfer_autotune and kernel_config.enable_flashinfer_autotune are mutually exclusive",
                    "vllm/engine/arg_utils.py")
-_MESSAGE = "enable_flashinfer_autotune and kernel_config.enable_flashinfer_autotune are mutually exclusive"
 
 
 class FlashinferAutotuneMutuallyExclusive(Rule):
@@ -52,13 +51,14 @@ class FlashinferAutotuneMutuallyExclusive(Rule):
     partners = ("--kernel-config",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        if ctx.invocation.last("enable_flashinfer_autotune") is None or not ctx.invocation.flags_for("kernel_config"):
+        inv = ctx.invocation
+        if inv.last("enable_flashinfer_autotune") is None or not inv.flags_for("kernel_config"):
             return
-        shorthand = value_of(ctx.invocation, "enable_flashinfer_autotune")
+        shorthand = value_of(inv, "enable_flashinfer_autotune")
         if shorthand.how != "flag" or shorthand.value is None:
             return
         got = json_key(ctx, "kernel_config", 'enable_flashinfer_autotune')
         if got is None or got[1] is None:
             return
-        yield finding(ctx, shorthand.flags[-1], _CHECK, _MESSAGE,
+        yield finding(ctx, shorthand.flags[-1], vllm_message(ctx, _CHECK.key), _CHECK.key,
                       related_to=related(ctx, [got[0]], "also set by {flag}"))

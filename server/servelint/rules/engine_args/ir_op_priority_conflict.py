@@ -7,8 +7,8 @@ from typing import Iterable
 from ...derive.flags import json_of
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, json_key, related, vllm_message
+from ..base import Context, Finding, Rule, finding, related, vllm_message
+from ._shared import json_key
 
 _CHECK = VllmCheck("engine_args.ir_op_priority_conflict", "specified via both ir_op_priority and KernelConfig.ir_op_priority",
                    "vllm/engine/arg_utils.py")
@@ -63,6 +63,6 @@ class IrOpPriorityConflict(Rule):
             return
         for op, priority in top.value.items():  # asdict order: the fields' order; the JSON's keeps it for one op
             if priority and kernel[1].get(op):
-                yield finding(ctx, top.flags[-1], _CHECK, vllm_message(ctx, _CHECK, op),
+                yield finding(ctx, top.flags[-1], vllm_message(ctx, _CHECK.key, op), _CHECK.key,
                               related_to=related(ctx, [kernel[0]], "also set by {flag}"))
                 return

@@ -7,12 +7,11 @@ from typing import Iterable
 from ...derive.flags import value_of
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, json_key, related
+from ..base import Context, Finding, Rule, finding, related, vllm_message
+from ._shared import json_key
 
 _CHECK = VllmCheck("engine_args.max_cudagraph_capture_size_exclusive", "max_cudagraph_capture_size and compilation_config.max_cudagraph_capture_size are mutually exclusive",
                    "vllm/engine/arg_utils.py")
-_MESSAGE = "max_cudagraph_capture_size and compilation_config.max_cudagraph_capture_size are mutually exclusive"
 
 
 class MaxCudagraphCaptureSizeMutuallyExclusive(Rule):
@@ -52,13 +51,14 @@ class MaxCudagraphCaptureSizeMutuallyExclusive(Rule):
     partners = ("--compilation-config",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        if ctx.invocation.last("max_cudagraph_capture_size") is None or not ctx.invocation.flags_for("compilation_config"):
+        inv = ctx.invocation
+        if inv.last("max_cudagraph_capture_size") is None or not inv.flags_for("compilation_config"):
             return
-        shorthand = value_of(ctx.invocation, "max_cudagraph_capture_size")
+        shorthand = value_of(inv, "max_cudagraph_capture_size")
         if shorthand.how != "flag" or shorthand.value is None:
             return
         got = json_key(ctx, "compilation_config", 'max_cudagraph_capture_size')
         if got is None or got[1] is None:
             return
-        yield finding(ctx, shorthand.flags[-1], _CHECK, _MESSAGE,
+        yield finding(ctx, shorthand.flags[-1], vllm_message(ctx, _CHECK.key), _CHECK.key,
                       related_to=related(ctx, [got[0]], "also set by {flag}"))

@@ -1,105 +1,23 @@
-"""What the parallel family's rules share: reading integer and switch
-options, vLLM's message for a check in the launch's release, a finding on a
-flag."""
+"""What the parallel family's rules share: the NUMA CPU-set syntax, a list
+option's items, the arguments of the multi-port supervisor.  Reading
+options (``int_of``, ``switch``, ``known_flag``) is ``derive.flags``'s, the
+data-parallel launch ``derive.parallel``'s, findings and vLLM's messages
+``rules.base``'s."""
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
-from ...derive.base import UNKNOWN, Derived, is_int
-from ...derive.flags import value_of
-from ...diagnostics import Related, Severity
-from ...knowledge import validators
-from ...knowledge.validators import VllmCheck
-from ...model import Entry
-from ..base import Context, Finding
+from ...derive.base import is_int
+from ...derive.flags import file_value, switch
+from ..base import Context
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...argv import Flag
 
 # _NUMACTL_CPUSET_PATTERN (vllm/config/parallel.py 0.25.0:33, 0.33.0:34).
 CPUSET = re.compile(r"^\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*$")
-
-
-def defaults_unknown(ctx: Context) -> bool:
-    """Whether an option the launch does not write is unknown rather than
-    vLLM's default: in a ``--config`` file linted on its own, the command
-    line that names it may set any option."""
-    return ctx.invocation.launch.entry is Entry.CONFIG_FILE
-
-
-def _value(ctx: Context, dest: str) -> Derived:
-    v = value_of(ctx.invocation, dest)
-    if v.how == "default" and defaults_unknown(ctx):
-        return UNKNOWN
-    return v
-
-
-def int_of(ctx: Context, dest: str) -> Derived:
-    """An integer option's value (written or default); UNKNOWN when the file
-    does not show it or the release has no such option."""
-    v = _value(ctx, dest)
-    return v if is_int(v.value) else UNKNOWN
-
-
-def switch(ctx: Context, dest: str) -> bool | None:
-    """A boolean option as vLLM receives it; False when the release has no
-    such option, None when the file does not show it."""
-    if dest not in ctx.knowledge.by_dest:
-        return False
-    v = _value(ctx, dest)
-    return bool(v.value) if v.known else None
-
-
-def written(ctx: Context, dest: str) -> "Flag | None":
-    """The deciding flag of ``dest`` when the launch writes it with a known value."""
-    if ctx.invocation.last(dest) is None:
-        return None  # the common case, and the cheapest test
-    v = value_of(ctx.invocation, dest)
-    return v.flags[-1] if v.how == "flag" and v.flags else None
-
-
-def vllm_message(ctx: Context, check: VllmCheck, *values: object) -> str | None:
-    """``check``'s message in the launch's release as vLLM's source spells
-    it, each ``{}`` filled with the next of ``values``; None when the release
-    does not have the check."""
-    found = validators.site(check.key, ctx.version)
-    if found is None:
-        return None
-    parts = found.template.split("{}")
-    if len(parts) == 1:
-        return found.template  # a release whose wording formats no value
-    if len(parts) != len(values) + 1:
-        return None  # a wording servelint does not fill in
-    out = [parts[0]]
-    for value, part in zip(values, parts[1:]):
-        out.append(value if isinstance(value, str) else str(value))
-        out.append(part)
-    return "".join(out)
-
-
-def path_of(ctx: Context, flag: "Flag") -> str:
-    return (flag.word.path if flag.word is not None else None) or ctx.path
-
-
-def related(ctx: Context, flags: Iterable["Flag | None"], text: str) -> list[Related]:
-    """A related location on each written flag; ``{flag}`` is the flag as written."""
-    return [Related(path_of(ctx, f), f.name_span, text.format(flag=f.written)) for f in flags if f is not None]
-
-
-def finding(ctx: Context, flag: "Flag", check: VllmCheck, message: str | None, *, shown: str | None = None,
-            note: str = "", related_to: list | None = None, severity: Severity | None = None) -> Finding:
-    """A finding on ``flag``'s name whose text is vLLM's ``message`` (or
-    servelint's ``shown``) and servelint's ``note``, with the place of
-    ``check`` in the launch's release."""
-    text = shown or message or ""
-    if note:
-        text = f"{text} ({note})"
-    found = validators.site(check.key, ctx.version)
-    return Finding(flag.name_span, text, flag=flag.canonical, severity=severity, related=related_to or [],
-                   vllm_message=message, path=path_of(ctx, flag),
-                   data={"vllm_source": found.where if found is not None else "?"})
 
 
 def list_of(ctx: Context, dest: str) -> "tuple[Flag, list] | None":
@@ -119,52 +37,6 @@ def list_of(ctx: Context, dest: str) -> "tuple[Flag, list] | None":
             return None  # argparse refuses it first (invalid-value)
         items.append(checked.value)
     return flag, items
-
-
-class EngineArgsDP:
-    """The data-parallel engine arguments as written (or their defaults),
-    before ``create_engine_config`` infers anything from them."""
-
-    __slots__ = ("dp", "dpl", "rank", "start", "ext", "hyb", "nnodes", "node_rank", "pp", "tp", "pcp", "backend")
-
-    def __init__(self, **kw) -> None:
-        for k, v in kw.items():
-            setattr(self, k, v)
-
-
-def engine_args_dp(ctx: Context) -> EngineArgsDP | None:
-    """The data-parallel engine arguments, or None when one is not known
-    from the file or the multi-port supervisor rewrites them for its
-    children.  ``pcp`` is 1 in a release without the option."""
-    inv = ctx.invocation
-    if switch(ctx, "data_parallel_multi_port_external_lb") is not False:
-        return None
-    out = {}
-    for key, dest, default in (("dp", "data_parallel_size", 1), ("dpl", "data_parallel_size_local", None),
-                               ("rank", "data_parallel_rank", None), ("start", "data_parallel_start_rank", None),
-                               ("nnodes", "nnodes", 1), ("node_rank", "node_rank", 0),
-                               ("pp", "pipeline_parallel_size", 1), ("tp", "tensor_parallel_size", 1),
-                               ("pcp", "prefill_context_parallel_size", 1)):
-        if dest not in inv.knowledge.by_dest:
-            out[key] = default
-            continue
-        v = _value(ctx, dest)
-        if v.how == "unknown" or not (v.value is None or is_int(v.value)):
-            return None
-        out[key] = v.value
-    for key in ("dp", "nnodes", "node_rank", "pp", "tp", "pcp"):
-        if out[key] is None:
-            return None
-    for key, dest in (("ext", "data_parallel_external_lb"), ("hyb", "data_parallel_hybrid_lb")):
-        got = switch(ctx, dest)
-        if got is None:
-            return None
-        out[key] = got
-    backend = _value(ctx, "data_parallel_backend")
-    if not backend.known:
-        return None
-    out["backend"] = backend.value
-    return EngineArgsDP(**out)
 
 
 class MultiPortArgs:
@@ -205,15 +77,16 @@ _MULTI_PORT_DESTS = {
 def multi_port_args(ctx: Context, needed: tuple[str, ...]) -> MultiPortArgs | None:
     """The ``needed`` arguments of a `--data-parallel-multi-port-external-lb`
     launch, or None when the mode is off or one of them is not known."""
-    if switch(ctx, "data_parallel_multi_port_external_lb") is not True:
+    inv = ctx.invocation
+    if switch(inv, "data_parallel_multi_port_external_lb") is not True:
         return None
     out = {}
     for key in needed:
         dest = _MULTI_PORT_DESTS[key]
-        if dest not in ctx.knowledge.by_dest:
+        if dest not in inv.knowledge.by_dest:
             out[key] = None
             continue
-        v = _value(ctx, dest)
+        v = file_value(inv, dest)
         if v.how == "unknown":
             return None
         if key in ("dp", "dpl", "start", "node_rank", "port", "supervisor_port", "api_server_count") and not (

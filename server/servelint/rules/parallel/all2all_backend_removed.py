@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...derive.flags import value_of
+from ...derive.flags import known_flag, value_of
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, written
+from ..base import Context, Finding, Rule, finding
 
 _CHECK = VllmCheck("parallel.all2all_backend_removed", "all2all backend has been removed. Falling back to",
                    "vllm/config/parallel.py")
@@ -51,11 +50,11 @@ class All2AllBackendRemoved(Rule):
     anchor = "--all2all-backend"
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        flag = written(ctx, "all2all_backend")
+        flag = known_flag(ctx.invocation, "all2all_backend")
         if flag is None:
             return
         backend = value_of(ctx.invocation, "all2all_backend").value
         if backend not in ("pplx", "naive"):
             return
-        yield finding(ctx, flag, _CHECK, None,
-                      shown=f"The '{backend}' all2all backend has been removed. Falling back to 'allgather_reducescatter'.")
+        yield finding(ctx, flag, None, _CHECK.key,
+                      message=f"The '{backend}' all2all backend has been removed. Falling back to 'allgather_reducescatter'.")

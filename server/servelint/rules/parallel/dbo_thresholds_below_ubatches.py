@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import int_of, known_flag, switch
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, int_of, switch, vllm_message, written
+from ..base import Context, Finding, Rule, finding, vllm_message
 
 _CHECK = VllmCheck("parallel.dbo_thresholds", "dbo_decode_token_threshold and dbo_prefill_token_threshold must",
                    "vllm/config/parallel.py")
@@ -55,18 +55,20 @@ class DboThresholdsBelowMicrobatches(Rule):
     partners = ("--enable-dbo", "--ubatch-size")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        decode_flag, prefill_flag = written(ctx, "dbo_decode_token_threshold"), written(ctx, "dbo_prefill_token_threshold")
+        inv = ctx.invocation
+        decode_flag = known_flag(inv, "dbo_decode_token_threshold")
+        prefill_flag = known_flag(inv, "dbo_prefill_token_threshold")
         if decode_flag is None and prefill_flag is None:
             return
-        dbo = switch(ctx, "enable_dbo")
-        ubatch = int_of(ctx, "ubatch_size")
+        dbo = switch(inv, "enable_dbo")
+        ubatch = int_of(inv, "ubatch_size")
         if dbo is None or not ubatch.known:
             return
         if not (dbo or ubatch.value > 1):
             return
         count = 2 if dbo else ubatch.value
-        decode, prefill = int_of(ctx, "dbo_decode_token_threshold"), int_of(ctx, "dbo_prefill_token_threshold")
+        decode, prefill = int_of(inv, "dbo_decode_token_threshold"), int_of(inv, "dbo_prefill_token_threshold")
         if not (decode.known and prefill.known) or min(decode.value, prefill.value) >= count:
             return
         anchor = decode_flag if decode.value < count and decode_flag is not None else (prefill_flag or decode_flag)
-        yield finding(ctx, anchor, _CHECK, vllm_message(ctx, _CHECK, count))
+        yield finding(ctx, anchor, vllm_message(ctx, _CHECK.key, count), _CHECK.key)

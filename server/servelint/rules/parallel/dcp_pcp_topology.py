@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import int_of, known_flag
 from ...derive.parallel import DCP_PCP_TOPOLOGY, PCP_REFUSES_DP
 from ...diagnostics import Category, Severity
 from ...knowledge import validators
-from ..base import Context, Finding, Rule
-from ._shared import finding, int_of, vllm_message, written
+from ..base import Context, Finding, Rule, finding, vllm_message
 
 _CHECK = DCP_PCP_TOPOLOGY
 
@@ -54,19 +54,20 @@ class DcpPcpTopology(Rule):
     partners = ("--prefill-context-parallel-size",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        pcp_flag = written(ctx, "prefill_context_parallel_size")
+        inv = ctx.invocation
+        pcp_flag = known_flag(inv, "prefill_context_parallel_size")
         if pcp_flag is None:
             return
-        tp, pcp = int_of(ctx, "tensor_parallel_size"), int_of(ctx, "prefill_context_parallel_size")
-        dcp = int_of(ctx, "decode_context_parallel_size")
+        tp, pcp = int_of(inv, "tensor_parallel_size"), int_of(inv, "prefill_context_parallel_size")
+        dcp = int_of(inv, "decode_context_parallel_size")
         if not (tp.known and pcp.known and dcp.known) or pcp.value <= 1:
             return
         if validators.has(PCP_REFUSES_DP.key, ctx.version):
-            dp = int_of(ctx, "data_parallel_size")
+            dp = int_of(inv, "data_parallel_size")
             if not dp.known or dp.value > 1:
                 return  # "PCP does not support data parallelism yet." comes first
         valid = sorted({1, pcp.value, tp.value * pcp.value})
         if dcp.value in valid:
             return
-        anchor = written(ctx, "decode_context_parallel_size") or pcp_flag
-        yield finding(ctx, anchor, _CHECK, vllm_message(ctx, _CHECK, tp.value, pcp.value, dcp.value, str(valid)))
+        anchor = known_flag(inv, "decode_context_parallel_size") or pcp_flag
+        yield finding(ctx, anchor, vllm_message(ctx, _CHECK.key, tp.value, pcp.value, dcp.value, str(valid)), _CHECK.key)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import known_flag, switch, value_of
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, related, switch, vllm_message, written
+from ..base import Context, Finding, Rule, finding, related, vllm_message
 
 _CHECK = VllmCheck(
     "parallel.dp_hybrid_and_external_lb",
@@ -60,8 +60,10 @@ class DataParallelHybridAndExternalLb(Rule):
     partners = ("--data-parallel-external-lb",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        hyb = written(ctx, "data_parallel_hybrid_lb")
-        if hyb is None or not switch(ctx, "data_parallel_hybrid_lb") or not switch(ctx, "data_parallel_external_lb"):
+        inv = ctx.invocation
+        hyb = known_flag(inv, "data_parallel_hybrid_lb")
+        if hyb is None or not switch(inv, "data_parallel_hybrid_lb") or not switch(inv, "data_parallel_external_lb"):
             return
-        yield finding(ctx, hyb, _CHECK, vllm_message(ctx, _CHECK),
-                      related_to=related(ctx, [written(ctx, "data_parallel_external_lb")], "external load balancing set by {flag}"))
+        yield finding(ctx, hyb, vllm_message(ctx, _CHECK.key), _CHECK.key,
+                      related_to=related(ctx, value_of(inv, "data_parallel_external_lb").flags,
+                                         "external load balancing set by {flag}"))

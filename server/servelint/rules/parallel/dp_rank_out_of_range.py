@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...derive.flags import value_of
+from ...derive.flags import known_flag, value_of
 from ...derive.parallel import data_parallel_launch
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, related, vllm_message, written
+from ..base import Context, Finding, Rule, finding, related, vllm_message
 
 _CHECK = VllmCheck("parallel.dp_rank_in_range", "must be in the range [0, {})", "vllm/config/parallel.py")
 
@@ -56,14 +55,16 @@ class DataParallelRankOutOfRange(Rule):
     partners = ("--data-parallel-size",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        anchor = written(ctx, "data_parallel_rank") or written(ctx, "data_parallel_start_rank") or written(ctx, "node_rank")
+        inv = ctx.invocation
+        anchor = known_flag(inv, "data_parallel_rank", "data_parallel_start_rank", "node_rank")
         if anchor is None:
             return
         dp = data_parallel_launch(ctx)
         if dp is None or not (dp.size > 1 or dp.size_local == 0) or 0 <= dp.rank < dp.size:
             return
-        backend = value_of(ctx.invocation, "distributed_executor_backend")
+        backend = value_of(inv, "distributed_executor_backend")
         if not backend.known and backend.how == "unknown" or backend.value == "external_launcher":
             return
-        yield finding(ctx, anchor, _CHECK, vllm_message(ctx, _CHECK, dp.rank, dp.size),
-                      related_to=related(ctx, [written(ctx, "data_parallel_size")], "data-parallel size set by {flag}"))
+        yield finding(ctx, anchor, vllm_message(ctx, _CHECK.key, dp.rank, dp.size), _CHECK.key,
+                      related_to=related(ctx, value_of(inv, "data_parallel_size").flags,
+                                         "data-parallel size set by {flag}"))

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import known_flag, value_of
 from ...derive.parallel import data_parallel_launch
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, related, vllm_message, written
+from ..base import Context, Finding, Rule, finding, related, vllm_message
 
 _CHECK = VllmCheck("parallel.dp_size_local_le_dp_size", "must be <= data_parallel_size ({})", "vllm/config/parallel.py")
 
@@ -56,11 +56,12 @@ class DataParallelSizeLocalAboveSize(Rule):
     partners = ("--data-parallel-size",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        local = written(ctx, "data_parallel_size_local")
+        local = known_flag(ctx.invocation, "data_parallel_size_local")
         if local is None:
             return
         dp = data_parallel_launch(ctx)
         if dp is None or dp.external_lb or dp.size_local <= dp.size:
             return
-        yield finding(ctx, local, _CHECK, vllm_message(ctx, _CHECK, dp.size_local, dp.size),
-                      related_to=related(ctx, [written(ctx, "data_parallel_size")], "data-parallel size set by {flag}"))
+        yield finding(ctx, local, vllm_message(ctx, _CHECK.key, dp.size_local, dp.size), _CHECK.key,
+                      related_to=related(ctx, value_of(ctx.invocation, "data_parallel_size").flags,
+                                         "data-parallel size set by {flag}"))

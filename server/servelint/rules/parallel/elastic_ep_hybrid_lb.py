@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import known_flag, switch
 from ...derive.parallel import data_parallel_launch
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, related, switch, written
+from ..base import Context, Finding, Rule, finding, related, vllm_message
 
 _CHECK = VllmCheck("parallel.elastic_ep_no_hybrid_lb", "Elastic EP is not compatible with data_parallel_hybrid_lb.",
                    "vllm/config/parallel.py")
-_MESSAGE = ("Elastic EP is not compatible with data_parallel_hybrid_lb. Elastic EP supports a single API server/core "
-            "client path or data_parallel_external_lb, but not hybrid load balancing.")
 
 
 class ElasticEpHybridLb(Rule):
@@ -61,11 +59,13 @@ class ElasticEpHybridLb(Rule):
     partners = ("--data-parallel-hybrid-lb", "--data-parallel-start-rank")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        elastic = written(ctx, "enable_elastic_ep")
-        if elastic is None or not switch(ctx, "enable_elastic_ep"):
+        inv = ctx.invocation
+        elastic = known_flag(inv, "enable_elastic_ep")
+        if elastic is None or not switch(inv, "enable_elastic_ep"):
             return
         dp = data_parallel_launch(ctx)
         if dp is None or not dp.hybrid_lb:
             return
-        why = [written(ctx, "data_parallel_hybrid_lb") or written(ctx, "data_parallel_start_rank")]
-        yield finding(ctx, elastic, _CHECK, _MESSAGE, related_to=related(ctx, why, "hybrid load balancing from {flag}"))
+        why = known_flag(inv, "data_parallel_hybrid_lb", "data_parallel_start_rank")
+        yield finding(ctx, elastic, vllm_message(ctx, _CHECK.key), _CHECK.key,
+                      related_to=related(ctx, [why] if why else [], "hybrid load balancing from {flag}"))

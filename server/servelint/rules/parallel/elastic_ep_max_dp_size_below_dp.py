@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import int_of, known_flag, switch, value_of
 from ...derive.parallel import data_parallel_launch
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, int_of, related, switch, vllm_message, written
+from ..base import Context, Finding, Rule, finding, related, vllm_message
 
 _CHECK = VllmCheck("parallel.elastic_ep_max_dp_size", "--elastic-ep-max-dp-size must be greater than or equal to",
                    "vllm/config/parallel.py")
@@ -56,12 +56,14 @@ class ElasticEpMaxDpSizeBelowDp(Rule):
     partners = ("--data-parallel-size",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        cap = written(ctx, "elastic_ep_max_dp_size")
-        if cap is None or not switch(ctx, "enable_elastic_ep"):
+        inv = ctx.invocation
+        cap = known_flag(inv, "elastic_ep_max_dp_size")
+        if cap is None or not switch(inv, "enable_elastic_ep"):
             return
-        top = int_of(ctx, "elastic_ep_max_dp_size")
+        top = int_of(inv, "elastic_ep_max_dp_size")
         dp = data_parallel_launch(ctx)
         if not top.known or dp is None or dp.size <= 1 or top.value >= dp.size:
             return
-        yield finding(ctx, cap, _CHECK, vllm_message(ctx, _CHECK, dp.size),
-                      related_to=related(ctx, [written(ctx, "data_parallel_size")], "initial data-parallel size set by {flag}"))
+        yield finding(ctx, cap, vllm_message(ctx, _CHECK.key, dp.size), _CHECK.key,
+                      related_to=related(ctx, value_of(inv, "data_parallel_size").flags,
+                                         "initial data-parallel size set by {flag}"))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import int_of, known_flag, switch
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, int_of, related, switch, vllm_message, written
+from ..base import Context, Finding, Rule, finding, related, vllm_message
 
 _CHECK = VllmCheck("parallel.elastic_ep_no_pp", "Elastic EP is not supported with pipeline parallelism",
                    "vllm/config/parallel.py")
@@ -52,11 +52,12 @@ class ElasticEpPipelineParallel(Rule):
     partners = ("--pipeline-parallel-size",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        elastic = written(ctx, "enable_elastic_ep")
-        if elastic is None or not switch(ctx, "enable_elastic_ep"):
+        inv = ctx.invocation
+        elastic = known_flag(inv, "enable_elastic_ep")
+        if elastic is None or not switch(inv, "enable_elastic_ep"):
             return
-        pp = int_of(ctx, "pipeline_parallel_size")
+        pp = int_of(inv, "pipeline_parallel_size")
         if not pp.known or pp.value <= 1:
             return
-        yield finding(ctx, elastic, _CHECK, vllm_message(ctx, _CHECK, pp.value),
+        yield finding(ctx, elastic, vllm_message(ctx, _CHECK.key, pp.value), _CHECK.key,
                       related_to=related(ctx, pp.flags, "pipeline parallelism set by {flag}"))

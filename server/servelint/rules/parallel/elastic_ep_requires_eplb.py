@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import known_flag, switch, value_of
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, related, switch, written
+from ..base import Context, Finding, Rule, finding, related, vllm_message
 
 _CHECK = VllmCheck("parallel.elastic_ep_requires_eplb", "Elastic EP is only supported with enable_eplb=True.",
                    "vllm/config/parallel.py")
@@ -51,8 +51,9 @@ class ElasticEpRequiresEplb(Rule):
     partners = ("--enable-eplb",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        elastic = written(ctx, "enable_elastic_ep")
-        if elastic is None or not switch(ctx, "enable_elastic_ep") or switch(ctx, "enable_eplb") is not False:
+        inv = ctx.invocation
+        elastic = known_flag(inv, "enable_elastic_ep")
+        if elastic is None or not switch(inv, "enable_elastic_ep") or switch(inv, "enable_eplb") is not False:
             return
-        yield finding(ctx, elastic, _CHECK, "Elastic EP is only supported with enable_eplb=True.",
-                      related_to=related(ctx, [ctx.invocation.last("enable_eplb")], "EPLB turned off by {flag}"))
+        yield finding(ctx, elastic, vllm_message(ctx, _CHECK.key), _CHECK.key,
+                      related_to=related(ctx, value_of(inv, "enable_eplb").flags, "EPLB turned off by {flag}"))

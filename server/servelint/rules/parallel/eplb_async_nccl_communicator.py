@@ -7,8 +7,7 @@ from typing import Iterable
 from ...derive.flags import json_of
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding
+from ..base import Context, Finding, Rule, finding
 
 _CHECK = VllmCheck("parallel.eplb_async_nccl_communicator", "communicator is incompatible with async EPLB",
                    "vllm/config/parallel.py")
@@ -70,4 +69,4 @@ class EplbAsyncNcclCommunicator(Rule):
             return
         shown = (f"{communicator} communicator is incompatible with async EPLB due to NCCL multi-stream conflicts. "
                  "Use 'torch_gloo' or 'nixl' instead, or leave communicator unset for automatic selection.")
-        yield finding(ctx, cfg.flags[-1], _CHECK, None, shown=shown)
+        yield finding(ctx, cfg.flags[-1], None, _CHECK.key, message=shown)

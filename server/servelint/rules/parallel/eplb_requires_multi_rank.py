@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import int_of, known_flag, switch
 from ...diagnostics import Category, Severity
 from ...knowledge import validators
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, int_of, switch, vllm_message, written
+from ..base import Context, Finding, Rule, finding, vllm_message
 
 _CHECK = VllmCheck(
     "parallel.eplb_requires_multi_rank",
@@ -61,15 +61,16 @@ class EplbRequiresMultipleRanks(Rule):
     anchor = "--enable-eplb"
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        eplb = written(ctx, "enable_eplb")
-        if eplb is None or not switch(ctx, "enable_eplb"):
+        inv = ctx.invocation
+        eplb = known_flag(inv, "enable_eplb")
+        if eplb is None or not switch(inv, "enable_eplb"):
             return
         if ctx.target not in ("cuda", "rocm", "xpu") or (ctx.target == "xpu" and not ctx.at_least("0.31.0")):
             return
-        if switch(ctx, "enable_expert_parallel") is not True:
+        if switch(inv, "enable_expert_parallel") is not True:
             return  # SL307, or not known
-        tp, dp = int_of(ctx, "tensor_parallel_size"), int_of(ctx, "data_parallel_size")
-        pcp = int_of(ctx, "prefill_context_parallel_size")
+        tp, dp = int_of(inv, "tensor_parallel_size"), int_of(inv, "data_parallel_size")
+        pcp = int_of(inv, "prefill_context_parallel_size")
         if not (tp.known and dp.known and pcp.known):
             return
         site = validators.site(_CHECK.key, ctx.version)
@@ -77,6 +78,6 @@ class EplbRequiresMultipleRanks(Rule):
         ranks = tp.value * dp.value * (1 if old else pcp.value)
         if ranks > 1:
             return
-        msg = (vllm_message(ctx, _CHECK, tp.value, dp.value) if old
-               else vllm_message(ctx, _CHECK, tp.value, pcp.value, dp.value))
-        yield finding(ctx, eplb, _CHECK, msg)
+        msg = (vllm_message(ctx, _CHECK.key, tp.value, dp.value) if old
+               else vllm_message(ctx, _CHECK.key, tp.value, pcp.value, dp.value))
+        yield finding(ctx, eplb, msg, _CHECK.key)

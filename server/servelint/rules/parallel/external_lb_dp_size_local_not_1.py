@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import known_flag
+from ...derive.parallel import data_parallel_args
 from ...diagnostics import Category, Severity
+from ...knowledge import validators
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import engine_args_dp, finding, vllm_message, written
+from ..base import Context, Finding, Rule, finding, vllm_message
 
 _CHECK = VllmCheck(
     "parallel.external_lb_dp_size_local_1",
@@ -59,10 +61,12 @@ class ExternalLbDpSizeLocalNot1(Rule):
     partners = ("--data-parallel-rank", "--data-parallel-external-lb")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        local = written(ctx, "data_parallel_size_local")
+        local = known_flag(ctx.invocation, "data_parallel_size_local")
         if local is None:
             return
-        args = engine_args_dp(ctx)
-        if args is None or not (args.ext or args.rank is not None) or args.dpl in (1, None):
+        args = data_parallel_args(ctx)
+        if args is None or not (args.external_lb or args.rank is not None) or args.size_local in (1, None):
             return
-        yield finding(ctx, local, _CHECK, vllm_message(ctx, _CHECK, args.dpl))
+        site = validators.site(_CHECK.key, ctx.version)
+        values = (args.size_local,) if site is not None and "{}" in site.template else ()  # not in 0.25-0.26
+        yield finding(ctx, local, vllm_message(ctx, _CHECK.key, *values), _CHECK.key)

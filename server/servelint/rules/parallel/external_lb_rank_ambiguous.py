@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...derive.parallel import EXT_LB_RANK_AMBIGUOUS
+from ...derive.flags import known_flag
+from ...derive.parallel import EXT_LB_RANK_AMBIGUOUS, data_parallel_args
 from ...diagnostics import Category, Severity
-from ..base import Context, Finding, Rule
-from ._shared import engine_args_dp, finding, written
+from ..base import Context, Finding, Rule, finding
 
 _CHECK = EXT_LB_RANK_AMBIGUOUS
 _MESSAGE = ("Invalid data-parallel launch options: `--node-rank` cannot unambiguously identify external data-parallel "
@@ -56,12 +56,12 @@ class ExternalLbRankAmbiguous(Rule):
     partners = ("--nnodes", "--data-parallel-size")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        ext = written(ctx, "data_parallel_external_lb")
+        ext = known_flag(ctx.invocation, "data_parallel_external_lb")
         if ext is None:
             return
-        args = engine_args_dp(ctx)
-        if args is None or not args.ext or args.nnodes <= 1 or args.dp <= 1 or args.rank is not None:
+        args = data_parallel_args(ctx)
+        if args is None or not args.external_lb or args.nnodes <= 1 or args.size <= 1 or args.rank is not None:
             return
-        if args.nnodes % args.dp == 0:
+        if args.nnodes % args.size == 0:
             return
-        yield finding(ctx, ext, _CHECK, _MESSAGE)
+        yield finding(ctx, ext, _MESSAGE, _CHECK.key)

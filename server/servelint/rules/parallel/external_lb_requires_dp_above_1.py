@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import known_flag
 from ...derive.parallel import data_parallel_launch
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, written
+from ..base import Context, Finding, Rule, finding, vllm_message
 
 _CHECK = VllmCheck("parallel.external_lb_requires_dp", "data_parallel_external_lb can only be set when data_parallel_size > 1",
                    "vllm/config/parallel.py")
@@ -55,12 +55,12 @@ class ExternalLbRequiresDataParallel(Rule):
     partners = ("--data-parallel-size", "--data-parallel-external-lb")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        anchor = (written(ctx, "data_parallel_rank") or written(ctx, "data_parallel_external_lb")
-                  or written(ctx, "data_parallel_hybrid_lb") or written(ctx, "data_parallel_start_rank"))
+        anchor = known_flag(ctx.invocation, "data_parallel_rank", "data_parallel_external_lb",
+                            "data_parallel_hybrid_lb", "data_parallel_start_rank")
         if anchor is None:
             return
         dp = data_parallel_launch(ctx)
         if dp is None or not dp.external_lb or dp.size > 1:
             return
-        yield finding(ctx, anchor, _CHECK, "data_parallel_external_lb can only be set when data_parallel_size > 1",
+        yield finding(ctx, anchor, vllm_message(ctx, _CHECK.key), _CHECK.key,
                       note="hybrid load balancing with a local size of 1 becomes external" if dp.autoswitched else "")

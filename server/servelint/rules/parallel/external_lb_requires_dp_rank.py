@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import known_flag
+from ...derive.parallel import data_parallel_args
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import engine_args_dp, finding, vllm_message, written
+from ..base import Context, Finding, Rule, finding, vllm_message
 
 _CHECK = VllmCheck(
     "parallel.external_lb_requires_dp_rank",
@@ -56,10 +57,10 @@ class ExternalLbRequiresDpRank(Rule):
     partners = ("--data-parallel-rank",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        ext = written(ctx, "data_parallel_external_lb")
+        ext = known_flag(ctx.invocation, "data_parallel_external_lb")
         if ext is None:
             return
-        args = engine_args_dp(ctx)
-        if args is None or not args.ext or args.rank is not None or (args.nnodes > 1 and args.dp > 1):
+        args = data_parallel_args(ctx)
+        if args is None or not args.external_lb or args.rank is not None or (args.nnodes > 1 and args.size > 1):
             return
-        yield finding(ctx, ext, _CHECK, vllm_message(ctx, _CHECK))
+        yield finding(ctx, ext, vllm_message(ctx, _CHECK.key), _CHECK.key)

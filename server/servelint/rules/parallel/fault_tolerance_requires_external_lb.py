@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import known_flag, switch
+from ...derive.parallel import data_parallel_args
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import engine_args_dp, finding, switch, written
+from ..base import Context, Finding, Rule, finding, vllm_message
 
 _CHECK = VllmCheck("parallel.fault_tolerance_requires_external_lb", "Fault tolerance requires external load balancer mode",
                    "vllm/engine/arg_utils.py")
-_MESSAGE = ("Fault tolerance requires external load balancer mode (--data-parallel-external-lb or "
-            "--data-parallel-rank). Internal LB mode is not supported.")
 
 
 class FaultToleranceRequiresExternalLb(Rule):
@@ -57,12 +56,12 @@ class FaultToleranceRequiresExternalLb(Rule):
     anchor = "--enable-fault-tolerance"
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        ft = written(ctx, "enable_fault_tolerance")
-        if ft is None or not switch(ctx, "enable_fault_tolerance"):
+        ft = known_flag(ctx.invocation, "enable_fault_tolerance")
+        if ft is None or not switch(ctx.invocation, "enable_fault_tolerance"):
             return
-        args = engine_args_dp(ctx)
-        if args is None or args.ext or args.rank is not None:
+        args = data_parallel_args(ctx)
+        if args is None or args.external_lb or args.rank is not None:
             return
         # With --nnodes the rank of external LB is inferred, but only under
         # --data-parallel-external-lb, which is off here.
-        yield finding(ctx, ft, _CHECK, _MESSAGE)
+        yield finding(ctx, ft, vllm_message(ctx, _CHECK.key), _CHECK.key)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import int_of, known_flag, switch, value_of
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ...model import Entry
-from ..base import Context, Finding, Rule
-from ._shared import finding, int_of, related, switch, vllm_message, written
+from ..base import Context, Finding, Rule, finding, related, vllm_message
 
 _CHECK = VllmCheck("parallel.fault_tolerance_single_api_server", "Fault tolerance requires a single API server process",
                    "vllm/config/parallel.py")
@@ -60,17 +60,19 @@ class FaultToleranceSingleApiServer(Rule):
     partners = ("--enable-fault-tolerance",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        count_flag = written(ctx, "api_server_count")
-        if count_flag is None or not switch(ctx, "enable_fault_tolerance"):
+        inv = ctx.invocation
+        count_flag = known_flag(inv, "api_server_count")
+        if count_flag is None or not switch(inv, "enable_fault_tolerance"):
             return
-        if ctx.invocation.launch.entry not in (Entry.SERVE, Entry.IMAGE):
+        if inv.launch.entry not in (Entry.SERVE, Entry.IMAGE):
             return
-        count = int_of(ctx, "api_server_count")
+        count = int_of(inv, "api_server_count")
         if not count.known or count.value <= 1:
             return
-        if switch(ctx, "enable_elastic_ep") is not False or switch(ctx, "headless") is not False:
+        if switch(inv, "enable_elastic_ep") is not False or switch(inv, "headless") is not False:
             return
-        if "VLLM_USE_RUST_FRONTEND" in ctx.invocation.env:
+        if "VLLM_USE_RUST_FRONTEND" in inv.env:
             return
-        yield finding(ctx, count_flag, _CHECK, vllm_message(ctx, _CHECK, count.value),
-                      related_to=related(ctx, [written(ctx, "enable_fault_tolerance")], "fault tolerance turned on by {flag}"))
+        yield finding(ctx, count_flag, vllm_message(ctx, _CHECK.key, count.value), _CHECK.key,
+                      related_to=related(ctx, value_of(inv, "enable_fault_tolerance").flags,
+                                         "fault tolerance turned on by {flag}"))

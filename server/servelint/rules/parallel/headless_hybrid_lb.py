@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import known_flag, switch, value_of
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ...model import Entry
-from ..base import Context, Finding, Rule
-from ._shared import finding, related, switch, written
+from ..base import Context, Finding, Rule, finding, related, vllm_message
 
 _CHECK = VllmCheck("parallel.headless_hybrid_lb", "data_parallel_hybrid_lb is not applicable in headless mode",
                    "vllm/engine/arg_utils.py")
-_MESSAGE = "data_parallel_hybrid_lb is not applicable in headless mode"
 
 
 class HeadlessHybridLb(Rule):
@@ -56,10 +55,11 @@ class HeadlessHybridLb(Rule):
     partners = ("--headless",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        hyb = written(ctx, "data_parallel_hybrid_lb")
-        if hyb is None or not switch(ctx, "data_parallel_hybrid_lb") or not switch(ctx, "headless"):
+        inv = ctx.invocation
+        hyb = known_flag(inv, "data_parallel_hybrid_lb")
+        if hyb is None or not switch(inv, "data_parallel_hybrid_lb") or not switch(inv, "headless"):
             return
-        if ctx.invocation.launch.entry is not Entry.SERVE:
+        if inv.launch.entry is not Entry.SERVE:
             return
-        yield finding(ctx, hyb, _CHECK, _MESSAGE,
-                      related_to=related(ctx, [written(ctx, "headless")], "headless mode set by {flag}"))
+        yield finding(ctx, hyb, vllm_message(ctx, _CHECK.key), _CHECK.key,
+                      related_to=related(ctx, value_of(inv, "headless").flags, "headless mode set by {flag}"))

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import known_flag
 from ...derive.parallel import data_parallel_launch
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, written
+from ..base import Context, Finding, Rule, finding
 
 _CHECK = VllmCheck("parallel.hybrid_lb_autoswitch", "data_parallel_hybrid_lb is not eligible when",
                    "vllm/engine/arg_utils.py")
@@ -57,10 +57,10 @@ class HybridLbAutoswitch(Rule):
     anchor = "--data-parallel-hybrid-lb"
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        anchor = written(ctx, "data_parallel_hybrid_lb") or written(ctx, "data_parallel_start_rank")
+        anchor = known_flag(ctx.invocation, "data_parallel_hybrid_lb", "data_parallel_start_rank")
         if anchor is None:
             return
         dp = data_parallel_launch(ctx)
         if dp is None or not dp.autoswitched:
             return
-        yield finding(ctx, anchor, _CHECK, None, shown=_MESSAGE)
+        yield finding(ctx, anchor, None, _CHECK.key, message=_MESSAGE)

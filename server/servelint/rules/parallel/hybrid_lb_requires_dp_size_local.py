@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import known_flag
+from ...derive.parallel import data_parallel_args
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import engine_args_dp, finding, vllm_message, written
+from ..base import Context, Finding, Rule, finding, vllm_message
 
 _CHECK = VllmCheck(
     "parallel.hybrid_lb_requires_dp_size_local",
@@ -59,12 +60,12 @@ class HybridLbRequiresDpSizeLocal(Rule):
     partners = ("--data-parallel-size-local",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        hyb = written(ctx, "data_parallel_hybrid_lb")
+        hyb = known_flag(ctx.invocation, "data_parallel_hybrid_lb")
         if hyb is None:
             return
-        args = engine_args_dp(ctx)
-        if args is None or not args.hyb or args.ext or args.rank is not None or args.dpl is not None:
+        args = data_parallel_args(ctx)
+        if args is None or not args.hybrid_lb or args.external_lb or args.rank is not None or args.size_local is not None:
             return
         if args.nnodes > 1:
             return  # the local size is inferred from --nnodes
-        yield finding(ctx, hyb, _CHECK, vllm_message(ctx, _CHECK))
+        yield finding(ctx, hyb, vllm_message(ctx, _CHECK.key), _CHECK.key)

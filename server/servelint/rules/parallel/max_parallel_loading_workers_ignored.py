@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...derive.flags import value_of
+from ...derive.flags import known_flag, value_of
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, written
+from ..base import Context, Finding, Rule, finding
 
 _CHECK = VllmCheck("parallel.max_parallel_loading_workers_ignored", "max_parallel_loading_workers is currently not supported",
                    "vllm/config/parallel.py")
@@ -50,11 +49,11 @@ class MaxParallelLoadingWorkersIgnored(Rule):
     anchor = "--max-parallel-loading-workers"
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        flag = written(ctx, "max_parallel_loading_workers")
+        flag = known_flag(ctx.invocation, "max_parallel_loading_workers")
         if flag is None:
             return
         workers = value_of(ctx.invocation, "max_parallel_loading_workers").value
         if not isinstance(workers, int) or workers < 1:
             return  # None passes silently; below 1 the field's range refuses it first (invalid-value)
-        yield finding(ctx, flag, _CHECK, None,
-                      shown="max_parallel_loading_workers is currently not supported and will be ignored.")
+        yield finding(ctx, flag, None, _CHECK.key,
+                      message="max_parallel_loading_workers is currently not supported and will be ignored.")

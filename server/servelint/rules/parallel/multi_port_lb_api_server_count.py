@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import known_flag
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, multi_port_args, written
+from ..base import Context, Finding, Rule, finding, vllm_message
+from ._shared import multi_port_args
 
 _CHECK = VllmCheck("parallel.multi_port_api", 'external-lb currently requires ')
 
@@ -56,6 +57,5 @@ class MultiPortLbApiServerCount(Rule):
         a = multi_port_args(ctx, ('api_server_count',))
         if a is None or not (a.api_server_count not in (None, 1)):
             return
-        anchor = written(ctx, "api_server_count") or written(ctx, "data_parallel_multi_port_external_lb")
-        yield finding(ctx, anchor, _CHECK,
-                      'Error: --data-parallel-multi-port-external-lb currently requires --api-server-count=1')
+        anchor = known_flag(ctx.invocation, "api_server_count", "data_parallel_multi_port_external_lb")
+        yield finding(ctx, anchor, vllm_message(ctx, _CHECK.key), _CHECK.key)

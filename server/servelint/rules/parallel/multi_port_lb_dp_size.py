@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import known_flag
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, multi_port_args, written
+from ..base import Context, Finding, Rule, finding, vllm_message
+from ._shared import multi_port_args
 
 _CHECK = VllmCheck("parallel.multi_port_dp", '--data-parallel-size > 1')
 
@@ -55,6 +56,5 @@ class MultiPortLbDpSize(Rule):
         a = multi_port_args(ctx, ('dp',))
         if a is None or not (a.dp is not None and a.dp < 2):
             return
-        anchor = written(ctx, "data_parallel_multi_port_external_lb")
-        yield finding(ctx, anchor, _CHECK,
-                      'Error: --data-parallel-multi-port-external-lb requires --data-parallel-size > 1')
+        anchor = known_flag(ctx.invocation, "data_parallel_multi_port_external_lb")
+        yield finding(ctx, anchor, vllm_message(ctx, _CHECK.key), _CHECK.key)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import known_flag
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, multi_port_args, written
+from ..base import Context, Finding, Rule, finding, vllm_message
+from ._shared import multi_port_args
 
 _CHECK = VllmCheck("parallel.multi_port_div", 'Error: --data-parallel-size must be divisible by ')
 
@@ -57,6 +58,5 @@ class MultiPortLbDpSizeNotDivisible(Rule):
         a = multi_port_args(ctx, ('dp', 'dpl'))
         if a is None or not (a.dp is not None and a.dpl is not None and 2 <= a.dpl <= a.dp and a.dp % a.dpl != 0):
             return
-        anchor = written(ctx, "data_parallel_size_local") or written(ctx, "data_parallel_multi_port_external_lb")
-        yield finding(ctx, anchor, _CHECK,
-                      'Error: --data-parallel-size must be divisible by --data-parallel-size-local')
+        anchor = known_flag(ctx.invocation, "data_parallel_size_local", "data_parallel_multi_port_external_lb")
+        yield finding(ctx, anchor, vllm_message(ctx, _CHECK.key), _CHECK.key)

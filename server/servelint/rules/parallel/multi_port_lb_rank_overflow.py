@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import known_flag
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, multi_port_args, written
+from ..base import Context, Finding, Rule, finding, vllm_message
+from ._shared import multi_port_args
 
 _CHECK = VllmCheck("parallel.multi_port_overflow", 'multi-port supervised ranks would exceed')
 
@@ -57,6 +58,6 @@ class MultiPortLbRankOverflow(Rule):
         a = multi_port_args(ctx, ('dp', 'dpl', 'start', 'node_rank'))
         if a is None or not (a.sizes_divide() and a.start_rank + a.dpl > a.dp):
             return
-        anchor = written(ctx, "data_parallel_start_rank") or written(ctx, "node_rank") or written(ctx, "data_parallel_size_local") or written(ctx, "data_parallel_multi_port_external_lb")
-        yield finding(ctx, anchor, _CHECK,
-                      'Error: multi-port supervised ranks would exceed --data-parallel-size')
+        anchor = known_flag(ctx.invocation, "data_parallel_start_rank", "node_rank", "data_parallel_size_local",
+                            "data_parallel_multi_port_external_lb")
+        yield finding(ctx, anchor, vllm_message(ctx, _CHECK.key), _CHECK.key)

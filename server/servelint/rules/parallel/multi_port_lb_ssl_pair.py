@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import known_flag
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, multi_port_args, written
+from ..base import Context, Finding, Rule, finding, vllm_message
+from ._shared import multi_port_args
 
 _CHECK = VllmCheck("parallel.multi_port_ssl", 'Error: --ssl-keyfile and --ssl-certfile must be provided together')
 
@@ -57,6 +58,5 @@ class MultiPortLbSslPair(Rule):
         a = multi_port_args(ctx, ('ssl_keyfile', 'ssl_certfile'))
         if a is None or not (bool(a.ssl_keyfile) != bool(a.ssl_certfile)):
             return
-        anchor = written(ctx, "ssl_keyfile") or written(ctx, "ssl_certfile") or written(ctx, "data_parallel_multi_port_external_lb")
-        yield finding(ctx, anchor, _CHECK,
-                      'Error: --ssl-keyfile and --ssl-certfile must be provided together')
+        anchor = known_flag(ctx.invocation, "ssl_keyfile", "ssl_certfile", "data_parallel_multi_port_external_lb")
+        yield finding(ctx, anchor, vllm_message(ctx, _CHECK.key), _CHECK.key)

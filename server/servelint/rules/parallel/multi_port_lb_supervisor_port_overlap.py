@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import known_flag
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, multi_port_args, vllm_message, written
+from ..base import Context, Finding, Rule, finding, vllm_message
+from ._shared import multi_port_args
 
 _CHECK = VllmCheck("parallel.multi_port_port", 'overlaps with child rank ports')
 
@@ -59,5 +60,7 @@ class MultiPortLbSupervisorPortOverlap(Rule):
             return  # the local-size check of the supervisor fails first
         if not a.port <= a.supervisor_port <= a.port + a.dpl - 1:
             return
-        anchor = written(ctx, "data_parallel_supervisor_port") or written(ctx, "port") or written(ctx, "data_parallel_multi_port_external_lb")
-        yield finding(ctx, anchor, _CHECK, vllm_message(ctx, _CHECK, a.supervisor_port, a.port, a.port + a.dpl - 1))
+        anchor = known_flag(ctx.invocation, "data_parallel_supervisor_port", "port",
+                            "data_parallel_multi_port_external_lb")
+        message = vllm_message(ctx, _CHECK.key, a.supervisor_port, a.port, a.port + a.dpl - 1)
+        yield finding(ctx, anchor, message, _CHECK.key)

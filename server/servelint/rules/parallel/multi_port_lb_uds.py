@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import known_flag
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, multi_port_args, written
+from ..base import Context, Finding, Rule, finding, vllm_message
+from ._shared import multi_port_args
 
 _CHECK = VllmCheck("parallel.multi_port_uds", 'does not support --uds')
 
@@ -56,6 +57,5 @@ class MultiPortLbUds(Rule):
         a = multi_port_args(ctx, ('uds',))
         if a is None or not (a.uds is not None):
             return
-        anchor = written(ctx, "uds") or written(ctx, "data_parallel_multi_port_external_lb")
-        yield finding(ctx, anchor, _CHECK,
-                      'Error: --data-parallel-multi-port-external-lb does not support --uds')
+        anchor = known_flag(ctx.invocation, "uds", "data_parallel_multi_port_external_lb")
+        yield finding(ctx, anchor, vllm_message(ctx, _CHECK.key), _CHECK.key)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...derive.parallel import DP_WORLD_HAS_PCP
+from ...derive.flags import known_flag
+from ...derive.parallel import DP_WORLD_HAS_PCP, data_parallel_args
 from ...diagnostics import Category, Severity
 from ...knowledge import validators
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import engine_args_dp, finding, vllm_message, written
+from ..base import Context, Finding, Rule, finding, vllm_message
 
 _CHECK = VllmCheck(
     "parallel.nnodes_divides_world_size",
@@ -57,18 +57,18 @@ class NnodesNotDividingWorldSize(Rule):
     anchor = "--nnodes"
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        nnodes = written(ctx, "nnodes")
+        nnodes = known_flag(ctx.invocation, "nnodes")
         if nnodes is None:
             return
-        args = engine_args_dp(ctx)
+        args = data_parallel_args(ctx)
         if args is None or args.nnodes <= 1:
             return
         pcp = args.pcp if validators.has(DP_WORLD_HAS_PCP.key, ctx.version) else 1
-        world = args.dp * args.pp * args.tp * pcp
+        world = args.size * args.pp * args.tp * pcp
         if world % args.nnodes == 0:
             return
         site = validators.site(_CHECK.key, ctx.version)
         old = site is not None and site.template.startswith("world_size=")
-        message = (vllm_message(ctx, _CHECK, world, args.nnodes) if old
-                   else vllm_message(ctx, _CHECK, args.nnodes, world))
-        yield finding(ctx, nnodes, _CHECK, message)
+        message = (vllm_message(ctx, _CHECK.key, world, args.nnodes) if old
+                   else vllm_message(ctx, _CHECK.key, args.nnodes, world))
+        yield finding(ctx, nnodes, message, _CHECK.key)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import known_flag, value_of
+from ...derive.parallel import data_parallel_args
 from ...diagnostics import Category, Severity
+from ...knowledge import validators
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import engine_args_dp, finding, related, vllm_message, written
+from ..base import Context, Finding, Rule, finding, related, vllm_message
 
 _CHECK = VllmCheck(
     "parallel.nnodes_requires_mp_dp_backend",
@@ -56,11 +58,14 @@ class NnodesRequiresMpDataParallelBackend(Rule):
     partners = ("--data-parallel-backend",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        nnodes = written(ctx, "nnodes")
+        nnodes = known_flag(ctx.invocation, "nnodes")
         if nnodes is None:
             return
-        args = engine_args_dp(ctx)
-        if args is None or args.nnodes <= 1 or args.backend == "mp":
+        args = data_parallel_args(ctx)
+        if args is None or args.nnodes <= 1 or args.backend in ("mp", None):
             return
-        yield finding(ctx, nnodes, _CHECK, vllm_message(ctx, _CHECK, args.nnodes, args.backend),
-                      related_to=related(ctx, [written(ctx, "data_parallel_backend")], "data-parallel backend set by {flag}"))
+        site = validators.site(_CHECK.key, ctx.version)
+        values = (args.nnodes, args.backend) if site is not None and "{}" in site.template else ()  # not in 0.25-0.26
+        yield finding(ctx, nnodes, vllm_message(ctx, _CHECK.key, *values), _CHECK.key,
+                      related_to=related(ctx, value_of(ctx.invocation, "data_parallel_backend").flags,
+                                         "data-parallel backend set by {flag}"))

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...derive.flags import value_of
+from ...derive.flags import int_of, known_flag, value_of
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, int_of, related, written
+from ..base import Context, Finding, Rule, finding, related
 
 _CHECK = VllmCheck("parallel.nnodes_requires_mp_executor", "nnodes > 1 can only be set when distributed executor",
                    "vllm/config/parallel.py")
@@ -55,15 +54,16 @@ class NnodesRequiresMpExecutor(Rule):
     partners = ("--nnodes",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        anchor = written(ctx, "distributed_executor_backend")
+        inv = ctx.invocation
+        anchor = known_flag(inv, "distributed_executor_backend")
         if anchor is None:
             return
-        backend = value_of(ctx.invocation, "distributed_executor_backend")
+        backend = value_of(inv, "distributed_executor_backend")
         if not isinstance(backend.value, str) or backend.value in _ALLOWED:
             return
-        nnodes = int_of(ctx, "nnodes")
+        nnodes = int_of(inv, "nnodes")
         if not nnodes.known or nnodes.value <= 1:
             return
-        yield finding(ctx, anchor, _CHECK, "nnodes > 1 can only be set when distributed executor backend is mp, "
-                      "uni or external_launcher.",
+        yield finding(ctx, anchor, "nnodes > 1 can only be set when distributed executor backend is mp, "
+                      "uni or external_launcher.", _CHECK.key,
                       related_to=related(ctx, nnodes.flags, "multi-node launch set by {flag}"))

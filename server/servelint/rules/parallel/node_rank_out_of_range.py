@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import known_flag, value_of
+from ...derive.parallel import data_parallel_args
 from ...diagnostics import Category, Severity
 from ...knowledge import validators
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import engine_args_dp, finding, related, vllm_message, written
+from ..base import Context, Finding, Rule, finding, related, vllm_message
 
 _CHECK = VllmCheck(
     "parallel.node_rank_in_range",
@@ -57,17 +58,18 @@ class NodeRankOutOfRange(Rule):
     partners = ("--nnodes",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        rank = written(ctx, "node_rank")
+        rank = known_flag(ctx.invocation, "node_rank")
         if rank is None:
             return
-        args = engine_args_dp(ctx)
+        args = data_parallel_args(ctx)
         if args is None or args.nnodes <= 1:
             return
         site = validators.site(_CHECK.key, ctx.version)
         old = site is not None and site.template.startswith("node_rank=")
         if args.node_rank < args.nnodes and (old or args.node_rank >= 0):
             return
-        message = (vllm_message(ctx, _CHECK, args.node_rank, args.nnodes) if old
-                   else vllm_message(ctx, _CHECK, args.nnodes - 1, args.node_rank))
-        yield finding(ctx, rank, _CHECK, message,
-                      related_to=related(ctx, [written(ctx, "nnodes")], "number of nodes set by {flag}"))
+        message = (vllm_message(ctx, _CHECK.key, args.node_rank, args.nnodes) if old
+                   else vllm_message(ctx, _CHECK.key, args.nnodes - 1, args.node_rank))
+        yield finding(ctx, rank, message, _CHECK.key,
+                      related_to=related(ctx, value_of(ctx.invocation, "nnodes").flags,
+                                         "number of nodes set by {flag}"))

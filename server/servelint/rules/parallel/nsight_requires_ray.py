@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...derive.flags import value_of
+from ...derive.flags import int_of, known_flag, switch, value_of
 from ...derive.parallel import data_parallel_launch
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, int_of, switch, written
+from ..base import Context, Finding, Rule, finding, vllm_message
 
 _CHECK = VllmCheck("parallel.nsight_requires_ray", "Unable to use nsight profiling unless workers run with Ray.",
                    "vllm/config/parallel.py")
@@ -57,23 +56,24 @@ class NsightRequiresRay(Rule):
     partners = ("--distributed-executor-backend",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        nsight = written(ctx, "ray_workers_use_nsight")
-        if nsight is None or not switch(ctx, "ray_workers_use_nsight"):
+        inv = ctx.invocation
+        nsight = known_flag(inv, "ray_workers_use_nsight")
+        if nsight is None or not switch(inv, "ray_workers_use_nsight"):
             return
-        backend = value_of(ctx.invocation, "distributed_executor_backend")
+        backend = value_of(inv, "distributed_executor_backend")
         if backend.how == "unknown":
             return
         if backend.value is None:
             dp = data_parallel_launch(ctx)
-            pp, tp = int_of(ctx, "pipeline_parallel_size"), int_of(ctx, "tensor_parallel_size")
-            pcp = int_of(ctx, "prefill_context_parallel_size")
+            pp, tp = int_of(inv, "pipeline_parallel_size"), int_of(inv, "tensor_parallel_size")
+            pcp = int_of(inv, "prefill_context_parallel_size")
             if dp is None or not (pp.known and tp.known):
                 return
             world = pp.value * tp.value * (pcp.value if pcp.known else 1)
-            if dp.size == 1 and ctx.invocation.env.get("VLLM_DP_SIZE") is not None:
+            if dp.size == 1 and inv.env.get("VLLM_DP_SIZE") is not None:
                 return  # the data-parallel size comes from the environment
             if world * dp.size > 1 and not (dp.nnodes > 1 and ctx.target == "cuda"):
                 return  # mp or ray, depending on the GPUs and a Ray placement group
         elif backend.value not in ("mp", "uni", "external_launcher"):
             return
-        yield finding(ctx, nsight, _CHECK, "Unable to use nsight profiling unless workers run with Ray.")
+        yield finding(ctx, nsight, vllm_message(ctx, _CHECK.key), _CHECK.key)

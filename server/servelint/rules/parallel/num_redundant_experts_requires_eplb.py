@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...derive.base import is_int
-from ...derive.flags import json_of
+from ...derive.flags import json_of, switch, value_of
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, related, switch, vllm_message
+from ..base import Context, Finding, Rule, finding, related, vllm_message
 
 _CHECK = VllmCheck("parallel.num_redundant_experts_requires_eplb", "but EPLB is not enabled. Either enable EPLB",
                    "vllm/config/parallel.py")
@@ -66,7 +65,7 @@ class NumRedundantExpertsRequiresEplb(Rule):
         count = cfg.value.get("num_redundant_experts")
         if not is_int(count) or count <= 0:
             return
-        if switch(ctx, "enable_eplb") is not False:
+        if switch(inv, "enable_eplb") is not False:
             return
-        yield finding(ctx, cfg.flags[-1], _CHECK, vllm_message(ctx, _CHECK, count),
-                      related_to=related(ctx, [inv.last("enable_eplb")], "EPLB turned off by {flag}"))
+        yield finding(ctx, cfg.flags[-1], vllm_message(ctx, _CHECK.key, count), _CHECK.key,
+                      related_to=related(ctx, value_of(inv, "enable_eplb").flags, "EPLB turned off by {flag}"))

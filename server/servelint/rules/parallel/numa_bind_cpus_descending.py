@@ -6,8 +6,8 @@ from typing import Iterable
 
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import CPUSET, finding, list_of, vllm_message
+from ..base import Context, Finding, Rule, finding, vllm_message
+from ._shared import CPUSET, list_of
 
 _CHECK = VllmCheck("parallel.numa_bind_cpus_ascending", "numa_bind_cpus ranges must be ascending",
                    "vllm/config/parallel.py")
@@ -60,5 +60,5 @@ class NumaBindCpusDescending(Rule):
             for part in cpuset.split(","):
                 start, sep, end = part.partition("-")
                 if sep and int(start) > int(end):
-                    yield finding(ctx, flag, _CHECK, vllm_message(ctx, _CHECK, cpuset))
+                    yield finding(ctx, flag, vllm_message(ctx, _CHECK.key, cpuset), _CHECK.key)
                     return

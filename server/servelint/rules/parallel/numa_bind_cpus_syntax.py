@@ -6,8 +6,8 @@ from typing import Iterable
 
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import CPUSET, finding, list_of
+from ..base import Context, Finding, Rule, finding
+from ._shared import CPUSET, list_of
 
 _CHECK = VllmCheck("parallel.numa_bind_cpus_syntax", "numa_bind_cpus entries must use numactl CPU list syntax",
                    "vllm/config/parallel.py")
@@ -60,6 +60,6 @@ class NumaBindCpusSyntax(Rule):
             if not isinstance(cpuset, str) or not cpuset:
                 return  # an empty entry: vLLM refuses it before (as "not a valid string")
             if not CPUSET.fullmatch(cpuset):
-                yield finding(ctx, flag, _CHECK, "numa_bind_cpus entries must use numactl CPU list syntax, "
-                              "for example '0-3' or '0,2,4-7'.", note=f"got {cpuset!r}")
+                yield finding(ctx, flag, "numa_bind_cpus entries must use numactl CPU list syntax, "
+                              "for example '0-3' or '0,2,4-7'.", _CHECK.key, note=f"got {cpuset!r}")
                 return

@@ -6,8 +6,8 @@ from typing import Iterable
 
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, list_of
+from ..base import Context, Finding, Rule, finding, vllm_message
+from ._shared import list_of
 
 _CHECK = VllmCheck("parallel.numa_bind_nodes_nonnegative", "numa_bind_nodes must contain non-negative integers.",
                    "vllm/config/parallel.py")
@@ -56,4 +56,4 @@ class NumaBindNodesNegative(Rule):
             return
         flag, nodes = got
         if any(isinstance(n, int) and n < 0 for n in nodes):
-            yield finding(ctx, flag, _CHECK, "numa_bind_nodes must contain non-negative integers.")
+            yield finding(ctx, flag, vllm_message(ctx, _CHECK.key), _CHECK.key)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import switch, value_of
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, related, switch
+from ..base import Context, Finding, Rule, finding, related, vllm_message
 
 _CHECK = VllmCheck("parallel.numa_lists_require_numa_bind", "numa_bind_nodes and numa_bind_cpus require numa_bind=True.",
                    "vllm/config/parallel.py")
@@ -56,7 +56,7 @@ class NumaListsRequireNumaBind(Rule):
         inv = ctx.invocation
         lists = [f for f in (inv.last("numa_bind_nodes"), inv.last("numa_bind_cpus")) if f is not None]
         lists = [f for f in lists if not (f.values and f.values[-1].exact and f.values[-1].text in ("None", "null"))]
-        if not lists or switch(ctx, "numa_bind") is not False:
+        if not lists or switch(inv, "numa_bind") is not False:
             return
-        yield finding(ctx, lists[0], _CHECK, "numa_bind_nodes and numa_bind_cpus require numa_bind=True.",
-                      related_to=related(ctx, [inv.last("numa_bind")], "NUMA binding turned off by {flag}"))
+        yield finding(ctx, lists[0], vllm_message(ctx, _CHECK.key), _CHECK.key,
+                      related_to=related(ctx, value_of(inv, "numa_bind").flags, "NUMA binding turned off by {flag}"))

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...derive.flags import value_of
+from ...derive.flags import int_of, known_flag, value_of
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, int_of, related, written
+from ..base import Context, Finding, Rule, finding, related
 
 _CHECK = VllmCheck("parallel.pp_executor_unsupported", "Pipeline Parallelism without Ray distributed executor",
                    "vllm/engine/arg_utils.py")
@@ -56,14 +55,15 @@ class PipelineParallelExecutorUnsupported(Rule):
     partners = ("--pipeline-parallel-size",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        anchor = written(ctx, "distributed_executor_backend")
+        inv = ctx.invocation
+        anchor = known_flag(inv, "distributed_executor_backend")
         if anchor is None:
             return
-        backend = value_of(ctx.invocation, "distributed_executor_backend").value
+        backend = value_of(inv, "distributed_executor_backend").value
         if not isinstance(backend, str) or backend in ("ray", "mp", "external_launcher"):
             return
-        pp = int_of(ctx, "pipeline_parallel_size")
+        pp = int_of(inv, "pipeline_parallel_size")
         if not pp.known or pp.value <= 1:
             return
-        yield finding(ctx, anchor, _CHECK, _MESSAGE,
+        yield finding(ctx, anchor, _MESSAGE, _CHECK.key,
                       related_to=related(ctx, pp.flags, "pipeline parallelism set by {flag}"))

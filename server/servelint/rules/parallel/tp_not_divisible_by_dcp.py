@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ...derive.flags import int_of, known_flag, value_of
 from ...derive.parallel import DCP_PCP_TOPOLOGY
 from ...diagnostics import Category, Severity
 from ...knowledge import validators
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import finding, int_of, related, vllm_message, written
+from ..base import Context, Finding, Rule, finding, related, vllm_message
 
 _CHECK = VllmCheck("parallel.tp_divisible_by_dcp", ("must be divisible by dcp_size", "must be divisible bydcp_size"),
                    "vllm/config/parallel.py")
@@ -56,17 +56,19 @@ class TensorParallelNotDivisibleByDcp(Rule):
     partners = ("--tensor-parallel-size",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        anchor = written(ctx, "decode_context_parallel_size")
+        inv = ctx.invocation
+        anchor = known_flag(inv, "decode_context_parallel_size")
         if anchor is None:
             return
-        tp, dcp = int_of(ctx, "tensor_parallel_size"), int_of(ctx, "decode_context_parallel_size")
+        tp, dcp = int_of(inv, "tensor_parallel_size"), int_of(inv, "decode_context_parallel_size")
         if not (tp.known and dcp.known) or dcp.value < 1 or tp.value < 1:
             return
         if validators.has(DCP_PCP_TOPOLOGY.key, ctx.version):
-            pcp = int_of(ctx, "prefill_context_parallel_size")
+            pcp = int_of(inv, "prefill_context_parallel_size")
             if not pcp.known or pcp.value != 1:
                 return
         if tp.value % dcp.value == 0:
             return
-        yield finding(ctx, anchor, _CHECK, vllm_message(ctx, _CHECK, tp.value, dcp.value),
-                      related_to=related(ctx, [written(ctx, "tensor_parallel_size")], "tensor-parallel size set by {flag}"))
+        yield finding(ctx, anchor, vllm_message(ctx, _CHECK.key, tp.value, dcp.value), _CHECK.key,
+                      related_to=related(ctx, value_of(inv, "tensor_parallel_size").flags,
+                                         "tensor-parallel size set by {flag}"))
