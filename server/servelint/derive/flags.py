@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING
 
 from ..knowledge import validators
 from ..knowledge.validators import VllmCheck
+from ..model import Entry
 from ..values import check_value, effective
-from .base import UNKNOWN, Derived
+from .base import UNKNOWN, Derived, is_int
 from .view import memo
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -79,6 +80,61 @@ def _value_of(inv: "Invocation", dest: str) -> Derived:
     if checked.problem:
         return UNKNOWN
     return Derived(checked.value, "flag", flags=(flag,))
+
+
+def defaults_unknown(inv: "Invocation") -> bool:
+    """Whether an option the launch does not write is unknown rather than
+    the release's default: in a ``--config`` file linted on its own, the
+    command line that names it may set any option."""
+    return inv.launch.entry is Entry.CONFIG_FILE
+
+
+def file_value(inv: "Invocation", dest: str) -> Derived:
+    """``value_of``, except that a default is UNKNOWN where the file does not
+    decide the defaults (``defaults_unknown``)."""
+    v = value_of(inv, dest)
+    if v.how == "default" and defaults_unknown(inv):
+        return UNKNOWN
+    return v
+
+
+def int_of(inv: "Invocation", dest: str) -> Derived:
+    """An integer option's value (``file_value``); UNKNOWN when it is not an
+    integer known from the file or the release has no such option."""
+    v = file_value(inv, dest)
+    return v if is_int(v.value) else UNKNOWN
+
+
+def int_or_none(inv: "Invocation", dest: str, absent: object = None) -> tuple[bool, object]:
+    """(known, value) of an integer option whose default may be None
+    (``file_value``); ``(True, absent)`` when the release has no such option."""
+    if dest not in inv.knowledge.by_dest:
+        return True, absent
+    v = file_value(inv, dest)
+    if v.how == "unknown" or not (v.value is None or is_int(v.value)):
+        return False, None
+    return True, v.value
+
+
+def switch(inv: "Invocation", dest: str) -> bool | None:
+    """A boolean option as vLLM receives it (``file_value``); False when the
+    release has no such option, None when the file does not show it."""
+    if dest not in inv.knowledge.by_dest:
+        return False
+    v = file_value(inv, dest)
+    return bool(v.value) if v.known else None
+
+
+def known_flag(inv: "Invocation", *dests: str) -> "Flag | None":
+    """The flag that decides the first of ``dests`` the launch writes with a
+    value servelint knows; None when it writes none of them so."""
+    for dest in dests:
+        if inv.last(dest) is None:
+            continue  # the common case, and the cheapest test
+        v = value_of(inv, dest)
+        if v.how == "flag" and v.flags:
+            return v.flags[-1]
+    return None
 
 
 def json_of(inv: "Invocation", dest: str) -> Derived:

@@ -1,0 +1,61 @@
+"""SL551: `--data-parallel-multi-port-external-lb` with `--uds`."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ...derive.flags import known_flag
+from ...diagnostics import Category, Severity
+from ...knowledge.validators import VllmCheck
+from ..base import Context, Finding, Rule, finding, vllm_message
+from ._shared import multi_port_args
+
+_CHECK = VllmCheck("parallel.multi_port_uds", 'does not support --uds')
+
+
+class MultiPortLbUds(Rule):
+    """`--data-parallel-multi-port-external-lb` with `--uds`.
+
+    ## What it does
+    Reports a `vllm serve --data-parallel-multi-port-external-lb` launch that the multi-port
+    supervisor refuses: `--data-parallel-multi-port-external-lb` with `--uds`.
+
+    ## Why
+    Each supervised rank listens on its own TCP port (`--port` + its local rank); one Unix socket
+    path cannot serve them all. vLLM checks the arguments of the supervisor before anything else
+    starts and stops with "Error: --data-parallel-multi-port-external-lb does not support --uds".
+
+    ## Example
+    ```sh
+    vllm serve deepseek-ai/DeepSeek-V3 --data-parallel-size 4 --data-parallel-size-local 2 \\
+        --data-parallel-multi-port-external-lb --uds /tmp/vllm.sock
+    ```
+
+    ## Fix
+    Drop `--uds`; the ranks listen on `--port`, `--port`+1, ...
+
+    ## Evidence
+    The flags as written and the release's defaults; a value servelint cannot read keeps the rule
+    silent.
+
+    ## vLLM source
+    `validate_multi_port_external_lb_args`, called by `validate_parsed_serve_args`, after
+    `multi-port-lb-grpc` (SL550).
+    """
+
+    code = "SL551"
+    name = "multi-port-lb-uds"
+    category = Category.INCOMPATIBLE
+    severity = Severity.ERROR
+    vllm_checks = (_CHECK,)
+    reviewed = ("0.25.0", "0.33.0")
+    anchor = "--data-parallel-multi-port-external-lb"
+
+    def check(self, ctx: Context) -> Iterable[Finding]:
+        if ctx.invocation.last("data_parallel_multi_port_external_lb") is None:
+            return
+        a = multi_port_args(ctx, ('uds',))
+        if a is None or not (a.uds is not None):
+            return
+        anchor = known_flag(ctx.invocation, "uds", "data_parallel_multi_port_external_lb")
+        yield finding(ctx, anchor, vllm_message(ctx, _CHECK.key), _CHECK.key)

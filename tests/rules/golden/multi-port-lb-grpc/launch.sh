@@ -1,0 +1,5 @@
+#!/bin/sh
+# servelint: vllm=0.33.0
+# gRPC under the multi-port supervisor.
+vllm serve ../../../conformance/models/mixtral \
+  --data-parallel-size 4 --data-parallel-size-local 2 --data-parallel-multi-port-external-lb --grpc
