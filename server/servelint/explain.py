@@ -456,7 +456,9 @@ def describe(ex: Explanation, store, version: str | None = None) -> dict:
             "name": cls.name,
             "summary": cls.summary(),
             "releases": list(km.releases),
-            "releases_text": releases_text(km.releases),
+            # A rule's releases are among those whose source was scanned
+            # for vLLM's checks: runs are counted over those.
+            "releases_text": releases_text(km.releases, _judged_releases(km.releases)),
             "applies_to_release": None if version is None else version in km.releases,
             "meaning": _section(doc, "Why"),
             "fix": _section(doc, "Fix"),
@@ -495,9 +497,10 @@ def _section(doc: str, title: str) -> str:
     return m.group(1).strip() if m else ""
 
 
-def releases_text(releases: Iterable[str]) -> str:
-    """``0.25.0-0.33.0``, ``0.25.0-0.27.1, 0.29.0``: runs of known releases."""
-    known = list(knowledge.RELEASES)
+def releases_text(releases: Iterable[str], over: Iterable[str] | None = None) -> str:
+    """``0.25.0-0.33.0``, ``0.25.0-0.27.1, 0.29.0``: runs of known releases
+    (of ``over``, when given: the releases a question can be asked of)."""
+    known = list(knowledge.RELEASES if over is None else over)
     have = [v for v in known if v in set(releases)]
     if not have:
         return "no release servelint knows"
@@ -508,6 +511,14 @@ def releases_text(releases: Iterable[str]) -> str:
         else:
             runs.append([v])
     return ", ".join(r[0] if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
+
+
+def _judged_releases(releases: Iterable[str]) -> list[str]:
+    from .knowledge import validators
+
+    scanned = validators.scanned_releases()
+    releases = set(releases)
+    return [v for v in knowledge.RELEASES if v in releases or v in scanned]
 
 
 def flags_in(ex: Explanation, version: str | None = None) -> list[dict]:

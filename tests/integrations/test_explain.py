@@ -92,8 +92,10 @@ def test_a_flag_another_release_has(cli):
     out, _ = explain_json(cli, (LOGS / "removed-flag-0.27.1.log").read_text(), "--vllm-version", "0.27.1")
     [ex] = out["explanations"]
     [flag] = ex["flags"]
-    # vLLM 0.25-0.32 dropped it; 0.33.0 has it again (as enable-log-requests' negative).
-    assert (flag["flag"], flag["releases"], flag["note"]) == ("--disable-log-requests", "0.33.0", "not in vLLM 0.27.1")
+    # vLLM 0.6.0-0.16.0 had it, 0.17.0-0.32.0 do not; 0.33.0 has it again (as
+    # enable-log-requests' negative).
+    assert (flag["flag"], flag["releases"], flag["note"]) == (
+        "--disable-log-requests", "0.6.0-0.16.0, 0.33.0", "not in vLLM 0.27.1")
 
 
 def test_pydantic_inside_argparse_is_one_message_and_the_specific_rule_wins(cli):
@@ -120,7 +122,7 @@ def test_text_output_and_exit_status(cli):
     assert lines[0] == "line 1: Error: --enable-auto-tool-choice requires --tool-call-parser"
     assert lines[1].startswith("  SL322 auto-tool-choice-requires-parser: ")
     assert "    releases: vLLM 0.25.0-0.33.0" in lines
-    assert any(line.startswith("    --tool-call-parser (vLLM 0.25.0-0.33.0)") for line in lines)
+    assert any(line.startswith("    --tool-call-parser (vLLM 0.6.0-0.33.0)") for line in lines)
     nothing = cli("explain", "-", stdin="INFO all good\nthe server is up\n")
     assert nothing.returncode == 1
     assert nothing.stdout == "servelint knows no vLLM error message in this text.\n"

@@ -45,7 +45,10 @@ def records(path: Path) -> dict:
         if name.endswith(".gz"):
             raw = gzip.decompress(raw)
         if name.endswith((".json", ".json.gz")):
-            out[name] = _undated(json.loads(raw))
+            try:
+                out[name] = _undated(json.loads(raw))
+            except json.JSONDecodeError:  # a JSON-lines table (model-configs.json.gz)
+                out[name] = [_undated(json.loads(line)) for line in raw.splitlines() if line.strip()]
     return out
 
 

@@ -72,6 +72,6 @@ class DemoServerRemoved(Rule):
             f"vLLM {ctx.version} has no module `{_MODULE}`{since}: the launch stops with "
             f"`No module named {_MODULE}`; start the OpenAI-compatible server with `vllm serve MODEL` "
             "(its clients call /v1/completions, not /generate)",
-            vllm_message=f"No module named {_MODULE}",
+            vllm_message="No module named vllm.entrypoints.api_server",
             fixes=to_vllm_serve(ctx, _MODULE),
         )
