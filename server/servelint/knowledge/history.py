@@ -57,6 +57,16 @@ def releases_with_dest(dest: str, entry: str = "serve") -> list[str]:
     return _releases_in(_table(entry)["dests"].get(dest, 0))
 
 
+def releases_of(entry: str) -> list[str]:
+    """Releases (ascending) that have entry point ``entry`` at all: those
+    whose parser of it has any option."""
+    table = _get()["entries"].get(entry)
+    mask = 0
+    for m in (table or {}).get("dests", {}).values():
+        mask |= m
+    return _releases_in(mask)
+
+
 def added_in(option_string: str, entry: str = "serve") -> str | None:
     """The first known release that accepts the string, or None when the
     oldest known release already accepts it (it is older than our data) or

@@ -65,7 +65,7 @@ class DemoServerRemoved(Rule):
         if kn.release.ships("demo_api_server") is not False:
             return
         now = version_key(ctx.version)
-        had = [v for v in history.releases_with("--port", "demo_api_server") if version_key(v) < now]
+        had = [v for v in history.releases_of("demo_api_server") if version_key(v) < now]
         since = f" (the last release with it is {had[-1]})" if had else ""
         yield Finding(
             launch.entry_span,
