@@ -83,6 +83,13 @@ class Rule:
     # release's knowledge: the engine leaves them to it instead of reporting
     # them itself.
     judges: ClassVar[frozenset[str]] = frozenset()
+    # What a launch must set for the rule to ever report: at least one of
+    # these flags (``--name``, on the command line or in its ``--config``
+    # file) or environment variables (``VLLM_X``).  The engine does not even
+    # import a rule whose requirement the launch does not meet (one module
+    # per rule makes importing all of them the larger part of a cold start).
+    # None: the rule may report on any launch (defaults, the model, the image).
+    requires: ClassVar[tuple[str, ...] | None] = None
 
     def applies_to(self, version: str) -> bool:
         v = version_key(version)
