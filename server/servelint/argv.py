@@ -377,7 +377,6 @@ def entry_knowledge(launch: Launch, kn: "ReleaseKnowledge"):
     """(knowledge of the parser that reads ``launch``, its entry name,
     whether it is known, the upstream image's ImageEntry) for a launch
     read with release ``kn``."""
-    from .knowledge import images
 
     def of(name: str) -> "ReleaseKnowledge":
         try:
@@ -399,6 +398,8 @@ def entry_knowledge(launch: Launch, kn: "ReleaseKnowledge"):
             return of("demo_api_server"), "demo_api_server", True, None
         return of("serve"), "serve", False, None
     if launch.entry is Entry.IMAGE:
+        from .knowledge import images
+
         # An image held in a variable, or not named at all, runs what it runs.
         got = images.entry_point(launch.image, kn.version) if launch.image else None
         if got is not None and got.entry in ("serve", "api_server"):

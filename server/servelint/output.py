@@ -126,10 +126,10 @@ def _uri(path: str) -> str:
 
 
 def to_sarif(diags: list[Diagnostic], source_of: SourceOf) -> dict:
-    from .rules import rule_classes
+    from .rules import lookup
 
-    classes = {cls.code: cls for cls in rule_classes()}
     used = sorted({d.code for d in diags})
+    classes = {code: lookup(code) for code in used}
     rules = []
     index = {}
     for code in used:

@@ -25,7 +25,7 @@ from ..diagnostics import Diagnostic, Severity
 from ..model import Entry, Launch, ParsedDocument, ParseProblem, Word
 from ..parse import parse_document
 from ..release import ReleaseChoice, choose
-from ..rules import Context, Finding, Rule, invocation_rules, problem_rules
+from ..rules import Context, Finding, Rule, invocation_rules, present_in, problem_rules, rules_for
 from ..rules.meta import FileTooLarge, InternalError, TooManyLaunches, UnusedSuppression
 from ..rules.meta.release_not_known import ReleaseNotKnown
 from ..rules.meta.release_not_known import message as pin_message
@@ -36,6 +36,10 @@ from .io import MAX_DOCUMENT_CHARS
 from .results import ConfigUse, LaunchResult, LintResult
 from .reuse import Change, EnvKeys, LazyIndex, Stable, carried, has_build, launch_key, same_hints, within
 from .signature import CHECK_READS, Inputs, check_reads, signature
+
+# Run the rules a launch's flags left out too, and report one that finds
+# something (its ``Rule.requires`` is wrong): the test suite sets it.
+CHECK_REQUIRES = os.environ.get("SERVELINT_CHECK_REQUIRES") == "1"
 
 log = LazyLogger(__name__)
 
@@ -464,9 +468,10 @@ class Engine:
         # Only the launch's own problems: those inside its --config file (a
         # dropped `false`) are reported when that file is linted.
         diagnostics = self._problem_diagnostics(path, launch.problems, release.version, settings)
-        from ..fixes.parse_level import add_fixes
+        if diagnostics:
+            from ..fixes.parse_level import add_fixes
 
-        add_fixes(diagnostics, launch, path, run.text_of)
+            add_fixes(diagnostics, launch, path, run.text_of)
         ctx = Context(inv, path=path, base_dir=os.path.dirname(os.path.abspath(path)),
                       target=settings.target, resolve_model=self._models, text_of=run.text_of,
                       launched_by=self._launcher(run, launch))
@@ -475,7 +480,10 @@ class Engine:
         by_rule: dict[str, tuple[frozenset, tuple, list[Diagnostic], Span]] = {}
         old_rules = old.by_rule if old is not None else {}
         inputs = None
-        for rule in self._rules_for(release.version, settings):
+        # Another platform than CUDA changes what vLLM does with defaults
+        # (a quantized checkpoint on the CPU): every rule runs there.
+        chosen = self._rules_for(release.version, settings, present_in(inv) if settings.target == "cuda" else None)
+        for rule in chosen:
             diags = None
             if run.sign:
                 if inputs is None:
@@ -501,6 +509,8 @@ class Engine:
             if run.sign:
                 by_rule[rule.name] = (reads, sig, diags, launch.span)
             diagnostics.extend(diags)
+        if CHECK_REQUIRES:
+            diagnostics.extend(self._check_requires(chosen, ctx, path, release, settings))
         return LaunchResult(launch, release, inv, diagnostics, by_rule, key, launch.span.start)
 
     def _reader(self, launch: Launch, release: ReleaseChoice, cfg_launch=None, config_state: str = "",
@@ -513,14 +523,39 @@ class Engine:
     def _read_later(self, launch: Launch, release: ReleaseChoice) -> "argv.Invocation":
         return self._reader(launch, release)()
 
-    def _rules_for(self, version: str, settings: Settings) -> list[Rule]:
-        """The rules that run on a launch of ``version`` under ``settings``."""
-        key = (version, settings)
+    def _rules_for(self, version: str, settings: Settings, present: frozenset[str] | None) -> list[Rule]:
+        """The rules that run on a launch of ``version`` under ``settings``
+        that sets ``present`` (None: every rule, as if it set everything)."""
+        candidates = invocation_rules() if present is None else rules_for(present)
+        key = (version, settings, candidates)
         got = self._rule_lists.get(key)
         if got is None:
+            if len(self._rule_lists) > 512:  # a long session sees many flag sets
+                self._rule_lists.clear()
             got = self._rule_lists[key] = [
-                r for r in invocation_rules() if r.applies_to(version) and settings.enabled(r.name, r.code)]
+                r for r in candidates if r.applies_to(version) and settings.enabled(r.name, r.code)]
         return got
+
+    def _check_requires(self, chosen: list[Rule], ctx: Context, path: str, release: ReleaseChoice,
+                        settings: Settings) -> list[Diagnostic]:
+        """With SERVELINT_CHECK_REQUIRES=1: run the rules the launch's
+        ``requires`` left out too; one that reports is an internal error
+        (its ``requires`` is wrong, and without the check it was silent)."""
+        skipped = [r for r in self._rules_for(release.version, settings, None) if r not in chosen]
+        out = []
+        for rule in skipped:
+            ctx.begin()
+            found = self._run_rule(rule, ctx, path, release, settings)
+            if found:
+                out.append(Diagnostic(
+                    path, ctx.invocation.launch.entry_span, Severity.WARNING, INTERNAL_ERROR_CODE,
+                    InternalError.name, "config",
+                    f"servelint rule {rule.name} ({rule.code}) reported on a launch that sets none of its "
+                    f"requires ({', '.join(rule.requires or ())}): {found[0].message}",
+                    vllm_version=release.version,
+                ))
+        ctx.begin()
+        return out
 
     @staticmethod
     def _read(launch: Launch, kn, cfg_launch, config_state: str, config_path) -> "argv.Invocation":
@@ -580,6 +615,8 @@ class Engine:
     # -- suppressions --------------------------------------------------------
 
     def _apply_suppressions(self, path, source, parsed, diagnostics, settings) -> list[Diagnostic]:
+        if not parsed.directives:
+            return diagnostics  # no `# servelint:` comment: nothing to apply
         from ..suppress import apply
 
         kept, unused = apply(path, source, parsed, diagnostics)

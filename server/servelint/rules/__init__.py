@@ -11,15 +11,57 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ..derive.speculative import SPECULATIVE_DESTS
 from .base import Context, Finding, ParseProblemRule, Rule, version_key
-from .registry import RegistryError, by_key, rule_classes
+from .registry import RegistryError, by_key, index, load, lookup, requirement, rule_classes
+
+# In ``Rule.requires``: the file says where the launch runs (GPUs, shared
+# memory, ports of a Kubernetes, compose or SkyPilot deployment).
+DEPLOYMENT = "@deployment"
+
+_instances: dict[type[Rule], Rule] = {}
+
+
+def _instance(cls: type[Rule]) -> Rule:
+    rule = _instances.get(cls)
+    if rule is None:
+        rule = _instances[cls] = cls()
+    return rule
 
 
 @lru_cache(maxsize=1)
 def invocation_rules() -> tuple[Rule, ...]:
     """An instance of every rule that checks a launch (the parse-level ones
     have nothing to check: the engine reports the parser's problems)."""
-    return tuple(cls() for cls in rule_classes() if not issubclass(cls, ParseProblemRule))
+    return tuple(_instance(cls) for cls in rule_classes() if not issubclass(cls, ParseProblemRule))
+
+
+def rules_for(present: frozenset[str]) -> tuple[Rule, ...]:
+    """The rules that check a launch setting ``present`` (flag dests and
+    environment variable names, ``present_in``): those whose ``requires``
+    it meets, in the registry's order.  Only their modules are imported."""
+    out = []
+    for entry in index():
+        if entry.problem is None and entry.wanted(present):
+            cls = load(entry)
+            if not issubclass(cls, ParseProblemRule):
+                out.append(_instance(cls))
+    return tuple(out)
+
+
+def present_in(inv) -> frozenset[str]:
+    """What an invocation sets, as ``Rule.requires`` names it: the dest of
+    each flag (an unknown flag by its written name), each environment
+    variable the file sets."""
+    names = {f.dest or requirement(f.written if f.written.startswith("-") else "--" + f.written) for f in inv.flags}
+    names.update(inv.env)
+    if not names.isdisjoint(SPECULATIVE_DESTS):
+        # The --spec-* shorthands are keys of --speculative-config: one setting.
+        names.update(SPECULATIVE_DESTS)
+    launch = inv.launch
+    if launch.deployment is not None or launch.linked is not None:
+        names.add(DEPLOYMENT)
+    return frozenset(names)
 
 
 @lru_cache(maxsize=1)
@@ -28,7 +70,11 @@ def problem_rules() -> tuple[dict[str, type[ParseProblemRule]], frozenset[str]]:
     problems invocation rules judge instead (``Rule.judges``)."""
     by_problem: dict[str, type[ParseProblemRule]] = {}
     judged: set[str] = set()
-    for cls in rule_classes():
+    for entry in index():
+        if entry.code is not None and entry.problem is None:
+            judged.update(entry.judges)  # known without importing the rule
+            continue
+        cls = load(entry)
         if issubclass(cls, ParseProblemRule):
             if cls.problem:
                 if cls.problem in by_problem:
@@ -38,8 +84,5 @@ def problem_rules() -> tuple[dict[str, type[ParseProblemRule]], frozenset[str]]:
     return by_problem, frozenset(judged)
 
 
-def lookup(key: str) -> type[Rule] | None:
-    return by_key().get(key)
-
-
-__all__ = ["Rule", "Finding", "Context", "RegistryError", "rule_classes", "invocation_rules", "problem_rules", "lookup", "version_key"]
+__all__ = ["Rule", "Finding", "Context", "RegistryError", "rule_classes", "invocation_rules", "rules_for",
+           "present_in", "problem_rules", "lookup", "version_key"]

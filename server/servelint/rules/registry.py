@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from dataclasses import dataclass
 from functools import lru_cache
 
 from ..diagnostics import Applicability, Category, Severity
@@ -165,6 +166,123 @@ def validate(classes: list[type[Rule]]) -> list[str]:
             if prev != check:
                 out.append(f"{where}: vLLM check {check.key!r} declared differently elsewhere")
     return out
+
+
+# -- the index: what the engine needs of a rule before importing it -------------
+#
+# ``rules/_index.py`` is generated from the rule modules (``python
+# tools/rule_index.py``; tests/rules/test_registry.py fails when it is stale).
+# With it the engine imports only the rules a launch can trigger.  A module
+# the index does not list (a rule added since) is imported every time, so a
+# stale index costs time, never a rule.
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One rule module as the index describes it."""
+
+    module: str  # "family.rule_name"
+    code: str | None  # None: not in the index (imported to be known)
+    name: str | None
+    # Flag dests and environment variable names, at least one of which a
+    # launch must set for the rule to report (``Rule.requires``); None: any launch.
+    requires: frozenset[str] | None
+    # A parse-problem rule: the problem it names ("" for a meta finding the
+    # engine makes itself); None for a rule that checks launches.
+    problem: str | None
+    judges: frozenset[str]
+
+    def wanted(self, present: frozenset[str]) -> bool:
+        return self.requires is None or not self.requires.isdisjoint(present)
+
+
+def requirement(item: str) -> str:
+    """How ``Rule.requires`` names a flag (``--max-num-seqs``) or a variable
+    (``VLLM_USE_V1``) among a launch's names: flags by dest."""
+    return item.lstrip("-").replace("-", "_") if item.startswith("-") else item
+
+
+def index_rows(classes: "tuple[type[Rule], ...] | None" = None) -> list[tuple]:
+    """The index as ``tools/rule_index.py`` writes it, from the rule classes."""
+    from .base import ParseProblemRule
+
+    rows = []
+    for cls in classes if classes is not None else rule_classes():
+        module = cls.__module__.removeprefix(f"{__package__}.")
+        requires = None if cls.requires is None else tuple(sorted({requirement(r) for r in cls.requires}))
+        problem = cls.problem if issubclass(cls, ParseProblemRule) else None
+        rows.append((module, cls.code, cls.name, requires, problem, tuple(sorted(cls.judges))))
+    return rows
+
+
+@lru_cache(maxsize=1)
+def index() -> tuple[Entry, ...]:
+    """Every rule module, in the registry's order: the index's entries for
+    the modules that exist, then any module it does not list."""
+    try:
+        from ._index import RULES
+    except ImportError:  # no index: every module is imported
+        RULES = ()
+    on_disk = set(_module_names_on_disk())
+    out = [
+        Entry(module, code, name, None if requires is None else frozenset(requires), problem, frozenset(judges))
+        for module, code, name, requires, problem, judges in RULES if module in on_disk
+    ]
+    listed = {e.module for e in out}
+    out.extend(Entry(m, None, None, None, None, frozenset()) for m in sorted(on_disk - listed))
+    return tuple(out)
+
+
+def _module_names_on_disk() -> list[str]:
+    """``family.module`` of every rule module, without importing anything."""
+    package = importlib.import_module(__package__)
+    found = []
+    for base in package.__path__:
+        for family, is_dir in _entries(base):
+            if is_dir and not family.startswith("_") and family not in _MODEL_MODULES:
+                found.extend(f"{family}.{m}" for m, m_is_dir in _entries(os.path.join(base, family))
+                             if not m.startswith("_") and not m_is_dir)
+    return found
+
+
+_loaded: dict[str, type[Rule]] = {}
+
+
+def load(entry: Entry) -> type[Rule]:
+    """The rule class of an index entry, its module imported on first use."""
+    cls = _loaded.get(entry.module)
+    if cls is None:
+        name = f"{__package__}.{entry.module}"
+        try:
+            module = importlib.import_module(name)
+        except Exception as exc:
+            raise RegistryError(f"rule module {name} does not import: {exc!r}") from exc
+        own = [obj for obj in vars(module).values()
+               if isinstance(obj, type) and issubclass(obj, Rule) and obj.__module__ == name and getattr(obj, "code", None)]
+        if len(own) != 1:
+            raise RegistryError(f"{name}: a rule module holds one rule, not {len(own)}")
+        cls = _loaded[entry.module] = own[0]
+    return cls
+
+
+@lru_cache(maxsize=1)
+def _index_by_key() -> dict[str, Entry]:
+    out: dict[str, Entry] = {}
+    for e in index():
+        if e.code is not None:
+            out[e.code] = out[e.name] = e
+    return out
+
+
+def lookup(key: str) -> type[Rule] | None:
+    """The rule with code or name ``key``, importing only its module when
+    the index knows it."""
+    e = _index_by_key().get(key)
+    if e is not None:
+        return load(e)
+    if all(e.code is not None for e in index()):
+        return None
+    return by_key().get(key)
 
 
 @lru_cache(maxsize=1)

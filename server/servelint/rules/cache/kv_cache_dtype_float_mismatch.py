@@ -58,6 +58,7 @@ class KvCacheDtypeMismatch(Rule):
     since = "0.33.0"
     anchor = "--kv-cache-dtype"
     partners = ("--dtype",)
+    requires = ("--dtype", "--hf-overrides", "--kv-cache-dtype", "--quantization")
     reads = frozenset({"kv_cache_dtype", "dtype", "quantization", "model", "hf_overrides"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:

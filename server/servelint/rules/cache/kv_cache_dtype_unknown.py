@@ -53,6 +53,7 @@ class KvCacheDtypeUnknown(Rule):
     severity = Severity.ERROR
     since = "0.33.0"
     anchor = "--kv-cache-dtype"
+    requires = ("--kv-cache-dtype",)
     reads = frozenset({"kv_cache_dtype"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:

@@ -73,6 +73,7 @@ class Bfloat16UnsupportedGpu(Rule):
     vllm_checks = (_CHECK,)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--dtype"
+    requires = ("@deployment", "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES")
     fixes = frozenset({Applicability.UNSAFE})
     reads = frozenset({"dtype", "deployment", "model", "hf_overrides", "CUDA_VISIBLE_DEVICES",
                        "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"})

@@ -60,6 +60,7 @@ class DtypeFallsBackOnGpu(Rule):
     vllm_checks = (_CHECK,)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--dtype"
+    requires = ("@deployment", "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES")
     reads = frozenset({"dtype", "deployment", "model", "hf_overrides", "runner", "convert",
                        "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"})
 

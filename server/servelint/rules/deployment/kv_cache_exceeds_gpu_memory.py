@@ -73,6 +73,7 @@ class KvCacheExceedsGpuMemory(Rule):
     vllm_checks = (_CHECK,)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--max-model-len"
+    requires = ("@deployment", "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES")
     reads = frozenset({"model", "hf_overrides", "dtype", "quantization", "tensor_parallel_size",
                        "pipeline_parallel_size", "prefill_context_parallel_size", "gpu_memory_utilization",
                        "cpu_offload_gb", "kv_cache_dtype", "max_model_len", "disable_sliding_window",

@@ -69,6 +69,7 @@ class PortMismatch(Rule):
     category = Category.DEPLOYMENT
     severity = Severity.WARNING
     anchor = "--port"
+    requires = ("@deployment", "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES")
     fixes = frozenset({Applicability.UNSAFE})
     reads = frozenset({"port", "deployment"})
 

@@ -67,6 +67,7 @@ class QuantizationUnsupportedGpu(Rule):
     vllm_checks = (_CHECK,)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--quantization"
+    requires = ("@deployment", "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES")
     reads = frozenset({"quantization", "deployment", "model", "hf_overrides", "CUDA_VISIBLE_DEVICES",
                        "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES"})
 

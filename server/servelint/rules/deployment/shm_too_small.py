@@ -81,6 +81,7 @@ class ShmTooSmall(Rule):
     vllm_checks = (_CHECK,)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--tensor-parallel-size"
+    requires = ("@deployment", "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES")
     fixes = frozenset({Applicability.UNSAFE})
     reads = frozenset({"tensor_parallel_size", "pipeline_parallel_size", "prefill_context_parallel_size",
                        "distributed_executor_backend", "nnodes", "deployment", "VLLM_MQ_MAX_CHUNK_BYTES_MB"})

@@ -58,6 +58,7 @@ class WeightsExceedGpuMemory(Rule):
 
     code = "SL805"
     name = "weights-exceed-gpu-memory"
+    requires = ("@deployment", "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES")
     category = Category.DEPLOYMENT
     severity = Severity.WARNING
     vllm_checks = (_CHECK,)

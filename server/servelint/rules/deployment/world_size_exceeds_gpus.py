@@ -86,6 +86,7 @@ class WorldSizeExceedsGpus(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--tensor-parallel-size"
     partners = ("--pipeline-parallel-size", "--data-parallel-size")
+    requires = ("@deployment", "CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES")
     fixes = frozenset({Applicability.UNSAFE})
     reads = frozenset({"tensor_parallel_size", "pipeline_parallel_size", "prefill_context_parallel_size",
                        "data_parallel_size", "data_parallel_size_local", "distributed_executor_backend",

@@ -49,6 +49,7 @@ class AttentionBackendMutuallyExclusive(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--attention-backend"
     partners = ("--attention-config",)
+    requires = ("--attention-backend", "--attention-config")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

@@ -54,6 +54,7 @@ class ChunkedPrefillDisabled(Rule):
     vllm_checks = (_CHECK,)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--enable-chunked-prefill"
+    requires = ("--enable-chunked-prefill", "--runner")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

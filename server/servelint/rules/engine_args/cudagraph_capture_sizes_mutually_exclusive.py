@@ -49,6 +49,7 @@ class CudagraphCaptureSizesMutuallyExclusive(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--cudagraph-capture-sizes"
     partners = ("--compilation-config",)
+    requires = ("--compilation-config", "--cudagraph-capture-sizes")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

@@ -52,6 +52,7 @@ class DefaultMmLorasTextModel(Rule):
     vllm_checks = (_CHECK,)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--default-mm-loras"
+    requires = ("--default-mm-loras",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         if ctx.invocation.last("default_mm_loras") is None:

@@ -52,6 +52,7 @@ class DeviceIdsWithRay(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--device-ids"
     partners = ("--distributed-executor-backend",)
+    requires = ("--device-ids", "--distributed-executor-backend")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

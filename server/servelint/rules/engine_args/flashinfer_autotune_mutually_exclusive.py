@@ -49,6 +49,7 @@ class FlashinferAutotuneMutuallyExclusive(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--enable-flashinfer-autotune"
     partners = ("--kernel-config",)
+    requires = ("--enable-flashinfer-autotune", "--kernel-config")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

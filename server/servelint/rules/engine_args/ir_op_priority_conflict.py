@@ -52,6 +52,7 @@ class IrOpPriorityConflict(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--ir-op-priority"
     partners = ("--kernel-config",)
+    requires = ("--ir-op-priority", "--kernel-config")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

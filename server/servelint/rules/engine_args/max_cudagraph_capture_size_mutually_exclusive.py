@@ -49,6 +49,7 @@ class MaxCudagraphCaptureSizeMutuallyExclusive(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--max-cudagraph-capture-size"
     partners = ("--compilation-config",)
+    requires = ("--compilation-config", "--max-cudagraph-capture-size")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

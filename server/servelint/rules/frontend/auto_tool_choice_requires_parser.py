@@ -51,6 +51,7 @@ class AutoToolChoiceWithoutParser(Rule):
     since = "0.25.0"
     anchor = "--enable-auto-tool-choice"
     partners = ("--tool-call-parser",)
+    requires = ("--enable-auto-tool-choice", "--tool-call-parser")
     reads = frozenset({"enable_auto_tool_choice", "tool_call_parser"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:

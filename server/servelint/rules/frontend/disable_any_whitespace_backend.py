@@ -74,6 +74,7 @@ class DisableAnyWhitespaceBackend(Rule):
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--structured-outputs-config"
+    requires = ("--structured-outputs-config",)
     reads = frozenset({"structured_outputs_config"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:

@@ -60,6 +60,7 @@ class LoraUnsupportedModel(Rule):
     severity = Severity.ERROR
     since = "0.33.0"
     anchor = "--enable-lora"
+    requires = ("--convert", "--enable-lora", "--hf-overrides", "--model-impl", "--runner")
     reads = frozenset({"enable_lora", "model", "hf_overrides", "model_impl", "runner", "convert"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:

@@ -49,6 +49,7 @@ class MambaBackendUnknown(Rule):
     category = Category.INVALID_VALUE
     severity = Severity.ERROR
     anchor = "--mamba-backend"
+    requires = ("--mamba-backend",)
     reads = frozenset({"mamba_backend"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:

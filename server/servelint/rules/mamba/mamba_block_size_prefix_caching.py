@@ -80,6 +80,7 @@ class MambaBlockSizeWithoutPrefixCaching(Rule):
     severity = Severity.ERROR
     anchor = "--mamba-block-size"
     partners = ("--enable-prefix-caching",)
+    requires = ("--enable-prefix-caching", "--hf-overrides", "--mamba-block-size", "--max-model-len")
     reads = frozenset({"mamba_block_size", "enable_prefix_caching", "max_model_len", "model", "hf_overrides"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:

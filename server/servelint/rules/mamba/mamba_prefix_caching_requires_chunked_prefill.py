@@ -67,6 +67,7 @@ class MambaPrefixCachingNeedsChunkedPrefill(Rule):
     since = "0.25.0"
     anchor = "--enable-chunked-prefill"
     partners = ("--enable-prefix-caching",)
+    requires = ("--enable-chunked-prefill", "--enable-prefix-caching", "--hf-overrides", "--mamba-cache-mode")
     reads = frozenset({"model", "hf_overrides", "enable_chunked_prefill", "enable_prefix_caching", "mamba_cache_mode"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:

@@ -55,6 +55,7 @@ class Float16UnsupportedModel(Rule):
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--dtype"
+    requires = ("--dtype", "--hf-overrides")
     reads = frozenset({"dtype", "model", "hf_overrides"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:

@@ -82,6 +82,10 @@ class MaxModelLenExceedsDerived(Rule):
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--max-model-len"
+    requires = (
+        "--convert", "--disable-sliding-window", "--hf-overrides", "--max-model-len", "--runner",
+        "VLLM_ALLOW_LONG_MAX_MODEL_LEN",
+    )
     reads = frozenset({"model", "hf_overrides", "max_model_len", "disable_sliding_window", "runner", "convert", _ENV})
 
     def check(self, ctx: Context) -> Iterable[Finding]:

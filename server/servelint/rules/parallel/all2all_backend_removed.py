@@ -48,6 +48,7 @@ class All2AllBackendRemoved(Rule):
     vllm_checks = (_CHECK,)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--all2all-backend"
+    requires = ("--all2all-backend",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         flag = known_flag(ctx.invocation, "all2all_backend")

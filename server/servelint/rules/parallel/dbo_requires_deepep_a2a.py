@@ -61,6 +61,7 @@ class MicrobatchingAllToAll(Rule):
     since = "0.25.0"
     anchor = "--all2all-backend"
     partners = ("--enable-dbo", "--ubatch-size")
+    requires = ("--all2all-backend", "--enable-dbo", "--ubatch-size")
     reads = frozenset({"enable_dbo", "ubatch_size", "all2all_backend"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:

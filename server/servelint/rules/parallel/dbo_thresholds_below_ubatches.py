@@ -53,6 +53,7 @@ class DboThresholdsBelowMicrobatches(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--dbo-decode-token-threshold"
     partners = ("--enable-dbo", "--ubatch-size")
+    requires = ("--dbo-decode-token-threshold", "--enable-dbo", "--ubatch-size")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

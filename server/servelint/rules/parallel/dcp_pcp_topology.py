@@ -52,6 +52,7 @@ class DcpPcpTopology(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--decode-context-parallel-size"
     partners = ("--prefill-context-parallel-size",)
+    requires = ("--decode-context-parallel-size", "--prefill-context-parallel-size")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

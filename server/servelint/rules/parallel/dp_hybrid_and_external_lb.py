@@ -58,6 +58,7 @@ class DataParallelHybridAndExternalLb(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--data-parallel-hybrid-lb"
     partners = ("--data-parallel-external-lb",)
+    requires = ("--data-parallel-external-lb", "--data-parallel-hybrid-lb")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

@@ -53,6 +53,7 @@ class DataParallelRankOutOfRange(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--data-parallel-rank"
     partners = ("--data-parallel-size",)
+    requires = ("--data-parallel-rank", "--data-parallel-size", "--distributed-executor-backend")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

@@ -54,6 +54,7 @@ class DataParallelSizeLocalAboveSize(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--data-parallel-size-local"
     partners = ("--data-parallel-size",)
+    requires = ("--data-parallel-size", "--data-parallel-size-local")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         local = known_flag(ctx.invocation, "data_parallel_size_local")

@@ -57,6 +57,7 @@ class ElasticEpHybridLb(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--enable-elastic-ep"
     partners = ("--data-parallel-hybrid-lb", "--data-parallel-start-rank")
+    requires = ("--data-parallel-hybrid-lb", "--data-parallel-start-rank", "--enable-elastic-ep")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

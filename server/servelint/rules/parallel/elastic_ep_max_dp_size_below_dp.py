@@ -54,6 +54,7 @@ class ElasticEpMaxDpSizeBelowDp(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--elastic-ep-max-dp-size"
     partners = ("--data-parallel-size",)
+    requires = ("--data-parallel-size", "--elastic-ep-max-dp-size")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

@@ -50,6 +50,7 @@ class ElasticEpPipelineParallel(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--enable-elastic-ep"
     partners = ("--pipeline-parallel-size",)
+    requires = ("--enable-elastic-ep", "--pipeline-parallel-size")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

@@ -49,6 +49,7 @@ class ElasticEpRequiresEplb(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--enable-elastic-ep"
     partners = ("--enable-eplb",)
+    requires = ("--enable-elastic-ep", "--enable-eplb")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

@@ -58,6 +58,7 @@ class ExpertParallelDenseModel(Rule):
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--enable-expert-parallel"
+    requires = ("--enable-expert-parallel", "--hf-overrides")
     reads = frozenset({"model", "hf_overrides", "enable_expert_parallel"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:

@@ -56,6 +56,7 @@ class EplbAsyncNcclCommunicator(Rule):
     vllm_checks = (_CHECK,)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--eplb-config"
+    requires = ("--eplb-config",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

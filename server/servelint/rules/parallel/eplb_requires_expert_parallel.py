@@ -48,6 +48,7 @@ class EplbWithoutExpertParallel(Rule):
     since = "0.25.0"
     anchor = "--enable-eplb"
     partners = ("--enable-expert-parallel",)
+    requires = ("--enable-eplb", "--enable-expert-parallel")
     reads = frozenset({"enable_eplb", "enable_expert_parallel"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:

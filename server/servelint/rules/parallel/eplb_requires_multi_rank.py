@@ -59,6 +59,7 @@ class EplbRequiresMultipleRanks(Rule):
     vllm_checks = (_CHECK,)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--enable-eplb"
+    requires = ("--enable-eplb",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

@@ -53,6 +53,7 @@ class ExternalDataParallelDense(Rule):
     since = "0.25.0"
     anchor = "--data-parallel-rank"
     partners = ("--data-parallel-size", "--data-parallel-external-lb")
+    requires = ("--data-parallel-external-lb", "--data-parallel-rank", "--data-parallel-size", "--hf-overrides")
     reads = frozenset({"model", "hf_overrides", "data_parallel_size", "data_parallel_rank", "data_parallel_external_lb"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:

@@ -59,6 +59,7 @@ class ExternalLbDpSizeLocalNot1(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--data-parallel-size-local"
     partners = ("--data-parallel-rank", "--data-parallel-external-lb")
+    requires = ("--data-parallel-external-lb", "--data-parallel-rank", "--data-parallel-size-local")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         local = known_flag(ctx.invocation, "data_parallel_size_local")

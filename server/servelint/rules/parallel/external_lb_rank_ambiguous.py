@@ -54,6 +54,7 @@ class ExternalLbRankAmbiguous(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--data-parallel-external-lb"
     partners = ("--nnodes", "--data-parallel-size")
+    requires = ("--data-parallel-external-lb", "--data-parallel-size", "--nnodes")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         ext = known_flag(ctx.invocation, "data_parallel_external_lb")

@@ -53,6 +53,7 @@ class ExternalLbRequiresDataParallel(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--data-parallel-rank"
     partners = ("--data-parallel-size", "--data-parallel-external-lb")
+    requires = ("--data-parallel-external-lb", "--data-parallel-rank", "--data-parallel-size")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         anchor = known_flag(ctx.invocation, "data_parallel_rank", "data_parallel_external_lb",

@@ -55,6 +55,7 @@ class ExternalLbRequiresDpRank(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--data-parallel-external-lb"
     partners = ("--data-parallel-rank",)
+    requires = ("--data-parallel-external-lb", "--data-parallel-rank")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         ext = known_flag(ctx.invocation, "data_parallel_external_lb")

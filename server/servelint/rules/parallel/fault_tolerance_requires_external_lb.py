@@ -54,6 +54,7 @@ class FaultToleranceRequiresExternalLb(Rule):
     vllm_checks = (_CHECK,)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--enable-fault-tolerance"
+    requires = ("--enable-fault-tolerance",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         ft = known_flag(ctx.invocation, "enable_fault_tolerance")

@@ -58,6 +58,7 @@ class FaultToleranceSingleApiServer(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--api-server-count"
     partners = ("--enable-fault-tolerance",)
+    requires = ("--api-server-count", "--enable-fault-tolerance", "VLLM_USE_RUST_FRONTEND")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

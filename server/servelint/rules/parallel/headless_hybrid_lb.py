@@ -53,6 +53,7 @@ class HeadlessHybridLb(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--data-parallel-hybrid-lb"
     partners = ("--headless",)
+    requires = ("--data-parallel-hybrid-lb", "--headless")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

@@ -55,6 +55,7 @@ class HybridLbAutoswitch(Rule):
     vllm_checks = (_CHECK,)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--data-parallel-hybrid-lb"
+    requires = ("--data-parallel-hybrid-lb",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         anchor = known_flag(ctx.invocation, "data_parallel_hybrid_lb", "data_parallel_start_rank")

@@ -58,6 +58,7 @@ class HybridLbRequiresDpSizeLocal(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--data-parallel-hybrid-lb"
     partners = ("--data-parallel-size-local",)
+    requires = ("--data-parallel-hybrid-lb", "--data-parallel-size-local")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         hyb = known_flag(ctx.invocation, "data_parallel_hybrid_lb")

@@ -47,6 +47,7 @@ class MaxParallelLoadingWorkersIgnored(Rule):
     vllm_checks = (_CHECK,)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--max-parallel-loading-workers"
+    requires = ("--max-parallel-loading-workers",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         flag = known_flag(ctx.invocation, "max_parallel_loading_workers")

@@ -50,6 +50,7 @@ class MultiPortLbUds(Rule):
     vllm_checks = (_CHECK,)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--data-parallel-multi-port-external-lb"
+    requires = ("--data-parallel-multi-port-external-lb",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         if ctx.invocation.last("data_parallel_multi_port_external_lb") is None:

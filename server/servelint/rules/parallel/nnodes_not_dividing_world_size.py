@@ -55,6 +55,7 @@ class NnodesNotDividingWorldSize(Rule):
     vllm_checks = (_CHECK,)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--nnodes"
+    requires = ("--nnodes",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         nnodes = known_flag(ctx.invocation, "nnodes")

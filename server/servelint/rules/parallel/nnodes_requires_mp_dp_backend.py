@@ -56,6 +56,7 @@ class NnodesRequiresMpDataParallelBackend(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--nnodes"
     partners = ("--data-parallel-backend",)
+    requires = ("--data-parallel-backend", "--nnodes")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         nnodes = known_flag(ctx.invocation, "nnodes")

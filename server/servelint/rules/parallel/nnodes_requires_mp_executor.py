@@ -52,6 +52,7 @@ class NnodesRequiresMpExecutor(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--distributed-executor-backend"
     partners = ("--nnodes",)
+    requires = ("--distributed-executor-backend", "--nnodes")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

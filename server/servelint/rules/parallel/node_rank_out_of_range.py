@@ -56,6 +56,7 @@ class NodeRankOutOfRange(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--node-rank"
     partners = ("--nnodes",)
+    requires = ("--nnodes", "--node-rank")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         rank = known_flag(ctx.invocation, "node_rank")

@@ -54,6 +54,7 @@ class NsightRequiresRay(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--ray-workers-use-nsight"
     partners = ("--distributed-executor-backend",)
+    requires = ("--distributed-executor-backend", "--ray-workers-use-nsight", "VLLM_DP_SIZE")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

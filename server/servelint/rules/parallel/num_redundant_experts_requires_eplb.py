@@ -54,6 +54,7 @@ class NumRedundantExpertsRequiresEplb(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--eplb-config"
     partners = ("--enable-eplb",)
+    requires = ("--enable-eplb", "--eplb-config")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

@@ -50,6 +50,7 @@ class NumaBindCpusSyntax(Rule):
     vllm_checks = (_CHECK,)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--numa-bind-cpus"
+    requires = ("--numa-bind-cpus",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         got = list_of(ctx, "numa_bind_cpus")

@@ -49,6 +49,7 @@ class NumaBindNodesNegative(Rule):
     vllm_checks = (_CHECK,)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--numa-bind-nodes"
+    requires = ("--numa-bind-nodes",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         got = list_of(ctx, "numa_bind_nodes")

@@ -51,6 +51,7 @@ class NumaListsRequireNumaBind(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--numa-bind-nodes"
     partners = ("--numa-bind",)
+    requires = ("--numa-bind", "--numa-bind-nodes")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

@@ -53,6 +53,7 @@ class PipelineParallelExecutorUnsupported(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--distributed-executor-backend"
     partners = ("--pipeline-parallel-size",)
+    requires = ("--distributed-executor-backend", "--pipeline-parallel-size")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

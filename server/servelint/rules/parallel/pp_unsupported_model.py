@@ -60,6 +60,7 @@ class PipelineParallelUnsupported(Rule):
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--pipeline-parallel-size"
+    requires = ("--convert", "--hf-overrides", "--model-impl", "--pipeline-parallel-size", "--runner")
     reads = frozenset({"model", "hf_overrides", "pipeline_parallel_size", "model_impl", "runner", "convert"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:

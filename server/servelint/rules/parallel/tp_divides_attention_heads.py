@@ -56,6 +56,7 @@ class TensorParallelHeads(Rule):
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--tensor-parallel-size"
+    requires = ("--hf-overrides", "--tensor-parallel-size")
     reads = _MODEL_READS | {"tensor_parallel_size"}
 
     def check(self, ctx: Context) -> Iterable[Finding]:

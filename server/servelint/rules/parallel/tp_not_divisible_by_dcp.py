@@ -54,6 +54,7 @@ class TensorParallelNotDivisibleByDcp(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--decode-context-parallel-size"
     partners = ("--tensor-parallel-size",)
+    requires = ("--decode-context-parallel-size", "--tensor-parallel-size")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

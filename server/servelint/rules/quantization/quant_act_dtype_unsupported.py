@@ -63,6 +63,7 @@ class QuantActDtypeUnsupported(Rule):
     since = "0.25.0"
     anchor = "--dtype"
     partners = ("--quantization",)
+    requires = ("--dtype", "--hf-overrides", "--quantization")
     reads = frozenset({"dtype", "quantization", "model", "hf_overrides"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:

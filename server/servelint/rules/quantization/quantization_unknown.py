@@ -67,6 +67,7 @@ class QuantizationUnknown(Rule):
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--quantization"
+    requires = ("--hf-overrides", "--quantization")
     reads = frozenset({"quantization", "model", "hf_overrides"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:

@@ -60,6 +60,11 @@ class BatchedTokensBelowNumSeqs(Rule):
     since = "0.25.0"
     anchor = "--max-num-seqs"
     partners = ("--max-num-batched-tokens",)
+    requires = (
+        "--all2all-backend", "--data-parallel-size", "--enable-chunked-prefill", "--enable-expert-parallel",
+        "--hf-overrides", "--max-model-len", "--max-num-batched-tokens", "--max-num-seqs",
+        "--performance-mode", "--pipeline-parallel-size", "--tensor-parallel-size",
+    )
     reads = frozenset({"model", "hf_overrides", "max_num_batched_tokens", "max_num_seqs", "max_model_len",
                        "enable_chunked_prefill", "performance_mode", "tensor_parallel_size",
                        "pipeline_parallel_size", "all2all_backend", "enable_expert_parallel", "data_parallel_size"})

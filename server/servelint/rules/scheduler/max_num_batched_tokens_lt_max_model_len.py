@@ -57,6 +57,10 @@ class BatchedTokensBelowModelLen(Rule):
     since = "0.25.0"
     anchor = "--max-num-batched-tokens"
     partners = ("--max-model-len", "--enable-chunked-prefill")
+    requires = (
+        "--convert", "--disable-sliding-window", "--enable-chunked-prefill", "--hf-overrides",
+        "--max-model-len", "--max-num-batched-tokens", "--runner",
+    )
     reads = frozenset({"model", "hf_overrides", "max_num_batched_tokens", "max_model_len", "enable_chunked_prefill",
                        "disable_sliding_window", "runner", "convert"})
 

@@ -78,6 +78,10 @@ class AdaptiveVerificationUnsupported(Rule):
     vllm_checks = (_LORA, _EAGER, _FULL, _PP)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--speculative-config"
+    requires = (
+        "--compilation-config", "--enable-lora", "--enforce-eager", "--pipeline-parallel-size",
+        "--speculative-config",
+    )
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         if not speculative_written(ctx):

@@ -58,6 +58,7 @@ class FlyVerificationInvalid(Rule):
     vllm_checks = (_HIDDEN, _TWO, _WINDOW)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--speculative-config"
+    requires = ("--speculative-config",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         if not speculative_written(ctx):

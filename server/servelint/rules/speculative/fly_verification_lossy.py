@@ -52,6 +52,7 @@ class FlyVerificationLossy(Rule):
     vllm_checks = (_CHECK,)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--speculative-config"
+    requires = ("--speculative-config",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         if not speculative_written(ctx):

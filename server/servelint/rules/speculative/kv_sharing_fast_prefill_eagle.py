@@ -58,6 +58,7 @@ class KvSharingFastPrefillEagle(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--kv-sharing-fast-prefill"
     partners = ("--speculative-config",)
+    requires = ("--kv-sharing-fast-prefill", "--speculative-config")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

@@ -52,6 +52,7 @@ class MtpDeprecatedMethodName(Rule):
     reviewed = ("0.25.0", "0.33.0")
     fixes = frozenset({Applicability.SAFE})
     anchor = "--speculative-config"
+    requires = ("--speculative-config",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         if not speculative_written(ctx):

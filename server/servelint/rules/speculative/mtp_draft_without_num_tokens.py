@@ -53,6 +53,7 @@ class MtpDraftWithoutNumTokens(Rule):
     since = "0.25.0"
     until = "0.33.0"
     anchor = "--speculative-config"
+    requires = ("--speculative-config",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         if not speculative_written(ctx):

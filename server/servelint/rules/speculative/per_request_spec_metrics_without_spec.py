@@ -54,6 +54,7 @@ class PerRequestSpecMetricsWithoutSpec(Rule):
     vllm_checks = (_CHECK,)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--per-request-spec-decode-metrics"
+    requires = ("--per-request-spec-decode-metrics",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

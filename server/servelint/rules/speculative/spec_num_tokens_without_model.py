@@ -56,6 +56,7 @@ class SpecTokensWithoutModel(Rule):
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--speculative-config"
+    requires = ("--speculative-config",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         if not speculative_written(ctx):

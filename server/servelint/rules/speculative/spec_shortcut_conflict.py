@@ -54,6 +54,7 @@ class SpecShortcutConflict(Rule):
     vllm_checks = (_CHECK,)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--speculative-config"
+    requires = ("--spec-method", "--spec-model", "--spec-tokens", "--speculative-config")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation

@@ -62,6 +62,7 @@ class SpecTensorParallelSizeKey(Rule):
     reviewed = ("0.25.0", "0.33.0")
     fixes = frozenset({Applicability.UNSAFE})
     anchor = "--speculative-config"
+    requires = ("--speculative-config",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         if not speculative_written(ctx):
