@@ -43,7 +43,7 @@ import sys
 from pathlib import Path
 
 # Bump when the meaning of a generated field changes (recorded in the data).
-GENERATOR_VERSION = "2"
+GENERATOR_VERSION = "3"
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -503,7 +503,7 @@ def encode(records: dict[str, dict], images: dict | None = None) -> None:
         if stale.name[len("release-"):-len(".json.gz")] not in records:
             stale.unlink()
             log(f"removed {stale.name}")
-    helps, trees, rows, files = Pool(), Pool(), Pool(), Pool()
+    helps, trees = Pool(), Pool()
     generated = {
         "generator": f"tools/knowledge/generate.py v{GENERATOR_VERSION}",
         "generated": max(r["source"].get("generated", "") for r in records.values()),
@@ -513,6 +513,9 @@ def encode(records: dict[str, dict], images: dict | None = None) -> None:
     for v in releases:
         rec = records[v]
         entries = {}
+        # A release's option rows are its own (shared by its entry points):
+        # reading one release parses its ~300 rows, not every release's.
+        rows, files = Pool(), Pool()
         for name, entry in rec["entries"].items():
             if "options" not in entry:
                 entries[name] = {"built_by": entry["built_by"], "error": entry.get("error")}
@@ -527,21 +530,21 @@ def encode(records: dict[str, dict], images: dict | None = None) -> None:
                 refs.append([rows.add(row), files.add(f), line])
             entries[name] = {"built_by": entry["built_by"], "facts": entry["facts"], "options": refs}
         _write(DATA / f"release-{v}.json.gz", _dumps({
-            "source": rec["source"],
+            # The encoding is this generator's, whichever wrote the record.
+            "source": {**rec["source"], "generator": generated["generator"]},
             "entries": entries,
+            "option_columns": list(_flags.ROW_COLUMNS) + ["help", "json"],
+            "option_rows": rows.items,
+            "option_files": files.items,
             "architectures": arch["releases"][v],
         }), gz=True)
+    stale_pool = DATA / "options.json.gz"  # generator v2 shared one row pool
+    if stale_pool.exists():
+        stale_pool.unlink()
+        log(f"removed {stale_pool.name}")
 
-    # Option rows, help texts and JSON field trees are shared by every
-    # release; each is read when first needed (rows on the first load).
-    _write(DATA / "options.json.gz", _dumps({
-        "source": {**generated, "what": "distinct option rows (argparse actions) of every release and "
-                   "entry point; the release-<version> files list [row, file, line] per option",
-                   "releases": releases},
-        "columns": list(_flags.ROW_COLUMNS) + ["help", "json"],
-        "files": files.items,
-        "rows": rows.items,
-    }), gz=True)
+    # Help texts and JSON field trees are shared by every release; each is
+    # read when first needed.
     _write(DATA / "help.json.gz", _dumps({
         "source": {**generated, "what": "help texts, referenced by index from the option rows",
                    "releases": releases},
@@ -557,9 +560,14 @@ def encode(records: dict[str, dict], images: dict | None = None) -> None:
         "source": {**generated, "what": "vllm.model_executor.models.registry._ModelInfo."
                    "from_model_cls(load_model_cls()) for every ModelRegistry key, computed "
                    "in-process on CpuPlatform by tools/knowledge/dump_release.py; each "
-                   "release-<version> file lists its row per name"},
-        **{k: x for k, x in arch.items() if k != "releases"},
+                   "release-<version> file lists its row per name; the rows are "
+                   "architecture-rows.jsonl, one per line"},
+        **{k: x for k, x in arch.items() if k not in ("releases", "rows")},
     }, sort_keys=True), gz=True)  # sorted: re-encoding decoded data gives the same bytes
+    # One JSON row per line, uncompressed: a lint reads the one row of its
+    # model's architecture, not all of them.
+    _write(DATA / "architecture-rows.jsonl",
+           "".join(_dumps(row, sort_keys=True) + "\n" for row in arch["rows"]))
 
     _write(DATA / "history.json.gz", _dumps(encode_history(records, releases, generated)), gz=True)
     if images is not None:

@@ -7,18 +7,18 @@ touches the network or imports vLLM.
 Loading is split by cost, because the CLI's whole cold start must fit in
 150 ms:
 
-* ``release-<version>.json.gz`` holds one release: for each entry point
-  (``serve``, ``api_server``, ``demo_api_server``) a list of ``[row, file,
-  line]`` references and the parser's observed behaviour (``facts``), and
-  the release's architecture row ids.
-* ``options.json.gz`` holds every distinct option row of every release
-  (most rows are the same from one release to the next), read on the first
-  load of any release.
+* ``release-<version>.json.gz`` holds one release: its distinct option
+  rows, for each entry point (``serve``, ``api_server``,
+  ``demo_api_server``) a list of ``[row, file, line]`` references and the
+  parser's observed behaviour (``facts``), and the release's architecture
+  row ids.
 * help texts (``help.json.gz``) and the field trees of JSON-valued options
   (``fields.json.gz``) are shared by all releases and read the first time
   any ``Option.help`` / ``Option.json`` is asked for.
-* architecture facts live in the shared ``architectures.json.gz``, read on
-  the first access to ``Knowledge.architectures``.
+* architecture facts are shared: ``architectures.json.gz`` (names, defaults,
+  lists), read on the first access to ``Knowledge.architectures``, and
+  ``architecture-rows.jsonl``, one row per line, of which only the rows of
+  the architectures asked about are parsed.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from collections.abc import Iterator, Mapping
 # os.path rather than pathlib: pathlib alone costs ~5 ms of cold start.
 DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
-# The attributes of an Option.  A stored row (options.json.gz) has them in
+# The attributes of an Option.  A stored row (a release file's option_rows) has them in
 # this order without "defined_at" (the release file gives it per release,
 # since line numbers move), and then the "help" and "json" references.
 CORE_COLUMNS = (
@@ -120,17 +120,6 @@ def _pooled(name: str, i: int | None) -> object:
     if pool is None:
         pool = _pools[name] = _read_json(name)["texts"]
     return pool[i]
-
-
-_option_pool: dict | None = None
-
-
-def _option_rows() -> dict:
-    """The distinct option rows of every release (options.json.gz)."""
-    global _option_pool
-    if _option_pool is None:
-        _option_pool = _read_json("options.json.gz")
-    return _option_pool
 
 
 _trees: dict[int, dict] = {}
@@ -319,6 +308,7 @@ class ArchFacts:
 
 
 _archs: dict | None = None
+_arch_lines: list[bytes] | None = None
 
 
 def _arch_data() -> dict:
@@ -326,6 +316,16 @@ def _arch_data() -> dict:
     if _archs is None:
         _archs = _read_json("architectures.json.gz")
     return _archs
+
+
+def _arch_row(i: int) -> list:
+    """Row ``i`` of architecture-rows.jsonl (the file is split once, each
+    row parsed when asked for)."""
+    global _arch_lines
+    if _arch_lines is None:
+        with open(os.path.join(DATA_DIR, "architecture-rows.jsonl"), "rb") as f:
+            _arch_lines = f.read().split(b"\n")
+    return json.loads(_arch_lines[i])
 
 
 # Columns of a row in architectures.json.gz (the encoder writes them too).
@@ -363,7 +363,7 @@ class Architectures(Mapping):
 
     def row(self, name: str) -> dict:
         """The stored row of an architecture, by column name."""
-        return dict(zip(ARCH_ROW_COLUMNS, self._data["rows"][self._map[name]]))
+        return dict(zip(ARCH_ROW_COLUMNS, _arch_row(self._map[name])))
 
     def __getitem__(self, name: str) -> ArchFacts:
         facts = self._made.get(name)
@@ -404,8 +404,7 @@ class Knowledge:
         self.source: dict = release.source
         self.built_by: str = data["built_by"]
         self.facts: dict = data.get("facts") or {}
-        pool = _option_rows()
-        rows, files = pool["rows"], pool["files"]
+        rows, files = release.option_rows, release.option_files
         self.options: list[Option] = [
             Option(rows[r], None if f is None else files[f] if line is None else f"{files[f]}:{line}")
             for r, f, line in data["options"]
@@ -451,6 +450,8 @@ class ReleaseFile:
         self.version = version
         self.source: dict = data["source"]
         self._entries: dict = data["entries"]
+        self.option_rows: list = data["option_rows"]
+        self.option_files: list = data["option_files"]
         self._arch_rel: dict = data["architectures"]
         self._made: dict[str, Knowledge] = {}
         self._architectures: Architectures | None = None
@@ -521,8 +522,8 @@ def load(version: str, entry: str = "serve") -> Knowledge:
 
 def clear_caches() -> None:
     """Forget everything read from data/ (for the generator and tests)."""
-    global _index, _archs, _option_pool
-    _index = _archs = _option_pool = None
+    global _index, _archs, _arch_lines
+    _index = _archs = _arch_lines = None
     _files.clear()
     _loaded.clear()
     _pools.clear()
