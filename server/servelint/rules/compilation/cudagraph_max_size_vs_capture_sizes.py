@@ -104,13 +104,7 @@ class CudagraphMaxSizeVsCaptureSizes(Rule):
     since = "0.25.0"
     anchor = "--max-cudagraph-capture-size"
     partners = ("--cudagraph-capture-sizes", "--max-num-batched-tokens")
-    requires = (
-        "--all2all-backend", "--compilation-config", "--convert", "--cudagraph-capture-sizes",
-        "--data-parallel-size", "--enable-chunked-prefill", "--enable-dbo", "--enable-expert-parallel",
-        "--enforce-eager", "--hf-overrides", "--kv-transfer-config", "--max-cudagraph-capture-size",
-        "--max-model-len", "--max-num-batched-tokens", "--max-num-seqs", "--optimization-level",
-        "--performance-mode", "--runner", "--speculative-config", "--tensor-parallel-size",
-    )
+    requires = ("--max-cudagraph-capture-size",)
     reads = frozenset({
         "cudagraph_capture_sizes", "max_cudagraph_capture_size", "max_num_batched_tokens", "max_num_seqs",
         "max_model_len", "enforce_eager", "tensor_parallel_size", "data_parallel_size", "enable_chunked_prefill",

@@ -60,12 +60,7 @@ class LoraSpecBatchedTokens(Rule):
     since = "0.25.0"
     anchor = "--max-num-batched-tokens"
     partners = ("--enable-lora", "--speculative-config", "--max-num-seqs")
-    requires = (
-        "--all2all-backend", "--data-parallel-size", "--enable-chunked-prefill", "--enable-expert-parallel",
-        "--enable-lora", "--hf-overrides", "--max-model-len", "--max-num-batched-tokens", "--max-num-seqs",
-        "--performance-mode", "--pipeline-parallel-size", "--spec-method", "--spec-model", "--spec-tokens",
-        "--speculative-config", "--tensor-parallel-size",
-    )
+    requires = ("--enable-lora",)
     reads = SPECULATIVE_DESTS | {"enable_lora", "model", "hf_overrides", "max_num_batched_tokens", "max_num_seqs",
                          "max_model_len", "enable_chunked_prefill", "performance_mode", "tensor_parallel_size",
                          "pipeline_parallel_size", "all2all_backend", "enable_expert_parallel",

@@ -49,6 +49,7 @@ class OfflineDataParallelDenseModel(Rule):
 
     code = "SL516"
     name = "offline-dp-dense-model"
+    requires = ("VLLM_DP_SIZE",)
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     vllm_checks = (_CHECK,)

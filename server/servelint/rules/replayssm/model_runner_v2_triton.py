@@ -48,6 +48,9 @@ class ModelRunnerV2Triton(Rule):
                              whole=True),)
     reviewed = ("0.25.0", "0.33.0")
     name = "model-runner-v2-triton"
+    # Only a platform without Triton has the problem, and there the engine
+    # runs every rule: on CUDA nothing a launch sets can trigger it.
+    requires = ()
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     since = "0.25.0"

@@ -55,5 +55,5 @@ class ReplaySSMArchitecture(ReplaySSMRule):
     fixes = frozenset({Applicability.SAFE})
     vllm_checks = checks("arch")
     name = ARCH
-    requires = ("--enable-prefix-caching", "--hf-overrides", "--speculative-config", "--use-replayssm")
+    requires = ("--use-replayssm",)
     reads = BASE_READS

@@ -45,9 +45,6 @@ class ReplaySSMBufferLength(ReplaySSMRule):
     fixes = frozenset({Applicability.UNSAFE})
     vllm_checks = checks("buf16", "spec_buf")
     name = BUFFER
-    requires = (
-        "--enable-prefix-caching", "--hf-overrides", "--mamba-backend", "--replayssm-buffer-len",
-        "--spec-method", "--spec-model", "--spec-tokens", "--speculative-config", "--use-replayssm",
-    )
+    requires = ("--use-replayssm",)
     since = "0.32.0"
     reads = BASE_READS | SPEC_READS | {"replayssm_buffer_len", "mamba_backend"}

@@ -40,9 +40,5 @@ class ReplaySSMKVConnector(ReplaySSMRule):
     code = "SL207"
     vllm_checks = checks("kv", "kv_kda_exempt")
     name = KV
-    requires = (
-        "--enable-prefix-caching", "--hf-overrides", "--kv-offloading-backend",
-        "--kv-offloading-size", "--kv-transfer-config", "--spec-method", "--spec-model", "--spec-tokens",
-        "--speculative-config", "--use-replayssm",
-    )
+    requires = ("--use-replayssm",)
     reads = BASE_READS | SPEC_READS | {"kv_transfer_config", "kv_offloading_size", "kv_offloading_backend"}

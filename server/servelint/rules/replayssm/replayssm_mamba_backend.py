@@ -51,8 +51,5 @@ class ReplaySSMMambaBackend(ReplaySSMRule):
     fixes = frozenset({Applicability.UNSAFE})
     vllm_checks = checks("triton", "triton_fi", "rs_triton", "spec_fi")
     name = BACKEND
-    requires = (
-        "--enable-prefix-caching", "--hf-overrides", "--mamba-backend", "--spec-method",
-        "--spec-model", "--spec-tokens", "--speculative-config", "--use-replayssm",
-    )
+    requires = ("--use-replayssm",)
     reads = BASE_READS | SPEC_READS | {"mamba_backend"}

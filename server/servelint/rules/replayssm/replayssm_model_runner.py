@@ -50,13 +50,6 @@ class ReplaySSMModelRunner(ReplaySSMRule):
     code = "SL206"
     vllm_checks = checks("v1", "rs_v2")
     name = RUNNER
-    requires = (
-        "--attention-config", "--compilation-config", "--distributed-executor-backend",
-        "--enable-dbo", "--enable-elastic-ep", "--enable-prefix-caching", "--hf-overrides",
-        "--kv-sharing-fast-prefill", "--logits-processors", "--mamba-backend", "--mamba-cache-mode",
-        "--prefill-context-parallel-size", "--spec-method", "--spec-model", "--spec-tokens",
-        "--speculative-config", "--tensor-parallel-size", "--ubatch-size", "--use-replayssm",
-        "--watermark-config", "VLLM_USE_V2_MODEL_RUNNER",
-    )
+    requires = ("--use-replayssm",)
     since = "0.29.0"
     reads = BASE_READS | SPEC_READS | PC_READS | V2_READS | {"mamba_backend"}

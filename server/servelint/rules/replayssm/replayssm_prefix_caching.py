@@ -60,8 +60,5 @@ class ReplaySSMPrefixCaching(ReplaySSMRule):
     fixes = frozenset({Applicability.UNSAFE})
     vllm_checks = checks("all", "fi_align", "rs_modes", "spec_none")
     name = PREFIX
-    requires = (
-        "--enable-prefix-caching", "--hf-overrides", "--mamba-backend", "--mamba-cache-mode",
-        "--spec-method", "--spec-model", "--spec-tokens", "--speculative-config", "--use-replayssm",
-    )
+    requires = ("--use-replayssm",)
     reads = BASE_READS | SPEC_READS | PC_READS | {"mamba_backend"}

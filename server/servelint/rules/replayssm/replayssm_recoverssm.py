@@ -39,10 +39,6 @@ class ReplaySSMRecoverSSM(ReplaySSMRule):
     code = "SL208"
     vllm_checks = checks("sr", "pp")
     name = RECOVER
-    requires = (
-        "--enable-mamba-cache-stochastic-rounding", "--enable-prefix-caching", "--hf-overrides",
-        "--pipeline-parallel-size", "--spec-method", "--spec-model", "--spec-tokens", "--speculative-config",
-        "--use-replayssm",
-    )
+    requires = ("--use-replayssm",)
     since = "0.29.0"
     reads = BASE_READS | SPEC_READS | {"enable_mamba_cache_stochastic_rounding", "pipeline_parallel_size"}

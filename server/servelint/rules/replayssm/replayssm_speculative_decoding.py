@@ -55,8 +55,5 @@ class ReplaySSMSpeculativeDecoding(ReplaySSMRule):
     fixes = frozenset({Applicability.SAFE})
     vllm_checks = checks("spec", "kimi")
     name = SPEC
-    requires = (
-        "--enable-prefix-caching", "--hf-overrides", "--spec-method", "--spec-model",
-        "--spec-tokens", "--speculative-config", "--use-replayssm",
-    )
+    requires = ("--use-replayssm",)
     reads = BASE_READS | SPEC_READS

@@ -78,10 +78,7 @@ class AdaptiveVerificationUnsupported(Rule):
     vllm_checks = (_LORA, _EAGER, _FULL, _PP)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--speculative-config"
-    requires = (
-        "--compilation-config", "--enable-lora", "--enforce-eager", "--pipeline-parallel-size",
-        "--speculative-config",
-    )
+    requires = ("--speculative-config", "--spec-method", "--spec-model", "--spec-tokens")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         if not speculative_written(ctx):

@@ -54,7 +54,7 @@ class DraftTensorParallelSize(Rule):
     since = "0.25.0"
     anchor = "--speculative-config"
     partners = ("--tensor-parallel-size",)
-    requires = ("--spec-method", "--spec-model", "--spec-tokens", "--speculative-config", "--tensor-parallel-size")
+    requires = ("--speculative-config", "--spec-method", "--spec-model", "--spec-tokens")
     reads = SPECULATIVE_DESTS | {"tensor_parallel_size"}
 
     def check(self, ctx: Context) -> Iterable[Finding]:

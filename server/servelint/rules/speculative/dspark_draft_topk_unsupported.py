@@ -64,7 +64,7 @@ class DsparkDraftTopkUnsupported(Rule):
     vllm_checks = (_METHOD, _RANGE, _ARCH)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--speculative-config"
-    requires = ("--speculative-config",)
+    requires = ("--speculative-config", "--spec-method", "--spec-model", "--spec-tokens")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         if not speculative_written(ctx):

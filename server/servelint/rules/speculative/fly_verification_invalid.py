@@ -58,7 +58,7 @@ class FlyVerificationInvalid(Rule):
     vllm_checks = (_HIDDEN, _TWO, _WINDOW)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--speculative-config"
-    requires = ("--speculative-config",)
+    requires = ("--speculative-config", "--spec-method", "--spec-model", "--spec-tokens")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         if not speculative_written(ctx):

@@ -52,7 +52,7 @@ class MtpDeprecatedMethodName(Rule):
     reviewed = ("0.25.0", "0.33.0")
     fixes = frozenset({Applicability.SAFE})
     anchor = "--speculative-config"
-    requires = ("--speculative-config",)
+    requires = ("--speculative-config", "--spec-method", "--spec-model", "--spec-tokens")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         if not speculative_written(ctx):

@@ -88,7 +88,7 @@ class SpecMaxModelLenAboveTarget(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--speculative-config"
     partners = ("--max-model-len",)
-    requires = ("--max-model-len", "--speculative-config", "VLLM_ALLOW_LONG_MAX_MODEL_LEN")
+    requires = ("--speculative-config", "--spec-method", "--spec-model", "--spec-tokens")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         if not speculative_written(ctx):

@@ -61,7 +61,7 @@ class SpecMethodUnsupported(Rule):
     vllm_checks = (_CHECK,)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--speculative-config"
-    requires = ("--speculative-config",)
+    requires = ("--speculative-config", "--spec-method", "--spec-model", "--spec-tokens")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         if not speculative_written(ctx):

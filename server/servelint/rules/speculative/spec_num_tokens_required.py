@@ -51,7 +51,7 @@ class SpecTokensRequired(Rule):
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--speculative-config"
-    requires = ("--spec-method", "--spec-model", "--spec-tokens", "--speculative-config")
+    requires = ("--speculative-config", "--spec-method", "--spec-model", "--spec-tokens")
     reads = SPECULATIVE_DESTS
 
     def check(self, ctx: Context) -> Iterable[Finding]:

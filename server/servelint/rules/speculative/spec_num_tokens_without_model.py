@@ -56,7 +56,7 @@ class SpecTokensWithoutModel(Rule):
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--speculative-config"
-    requires = ("--speculative-config",)
+    requires = ("--speculative-config", "--spec-method", "--spec-model", "--spec-tokens")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         if not speculative_written(ctx):

@@ -62,7 +62,7 @@ class SpecTensorParallelSizeKey(Rule):
     reviewed = ("0.25.0", "0.33.0")
     fixes = frozenset({Applicability.UNSAFE})
     anchor = "--speculative-config"
-    requires = ("--speculative-config",)
+    requires = ("--speculative-config", "--spec-method", "--spec-model", "--spec-tokens")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         if not speculative_written(ctx):

@@ -73,7 +73,7 @@ class SpecTokenBudget(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--max-num-batched-tokens"
     partners = ("--speculative-config",)
-    requires = ("--max-num-batched-tokens", "--speculative-config")
+    requires = ("--speculative-config", "--spec-method", "--spec-model", "--spec-tokens")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         if not speculative_written(ctx):

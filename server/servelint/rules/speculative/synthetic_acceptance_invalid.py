@@ -68,7 +68,7 @@ class SyntheticAcceptanceInvalid(Rule):
     vllm_checks = (_EXACTLY_ONE, _LENGTH, _RANGE, _ORDER, _MEAN)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--speculative-config"
-    requires = ("--speculative-config",)
+    requires = ("--speculative-config", "--spec-method", "--spec-model", "--spec-tokens")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         if not speculative_written(ctx):
