@@ -26,6 +26,7 @@ import argparse
 import ast
 import json
 import os
+import subprocess
 import sys
 from functools import lru_cache
 
@@ -278,7 +279,9 @@ def main(argv=None) -> int:
     with open(args.out, "w", encoding="utf-8") as f:
         f.write(text)
     print(f"wrote {os.path.relpath(args.out, ROOT)} ({len(text):,} bytes)", file=sys.stderr)
-    return 0
+    # The rule index holds each rule's releases, read from this table.
+    done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "rule_index.py")])
+    return done.returncode
 
 
 if __name__ == "__main__":

@@ -526,14 +526,16 @@ class Engine:
     def _rules_for(self, version: str, settings: Settings, present: frozenset[str] | None) -> list[Rule]:
         """The rules that run on a launch of ``version`` under ``settings``
         that sets ``present`` (None: every rule, as if it set everything)."""
-        candidates = invocation_rules() if present is None else rules_for(present)
-        key = (version, settings, candidates)
+        if present is None:
+            candidates = tuple(r for r in invocation_rules() if r.applies_to(version))
+        else:
+            candidates = rules_for(present, version)  # the index knows where each applies
+        key = (settings, candidates)
         got = self._rule_lists.get(key)
         if got is None:
             if len(self._rule_lists) > 512:  # a long session sees many flag sets
                 self._rule_lists.clear()
-            got = self._rule_lists[key] = [
-                r for r in candidates if r.applies_to(version) and settings.enabled(r.name, r.code)]
+            got = self._rule_lists[key] = [r for r in candidates if settings.enabled(r.name, r.code)]
         return got
 
     def _check_requires(self, chosen: list[Rule], ctx: Context, path: str, release: ReleaseChoice,

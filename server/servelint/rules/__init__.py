@@ -36,13 +36,15 @@ def invocation_rules() -> tuple[Rule, ...]:
     return tuple(_instance(cls) for cls in rule_classes() if not issubclass(cls, ParseProblemRule))
 
 
-def rules_for(present: frozenset[str]) -> tuple[Rule, ...]:
+def rules_for(present: frozenset[str], version: str | None = None) -> tuple[Rule, ...]:
     """The rules that check a launch setting ``present`` (flag dests and
-    environment variable names, ``present_in``): those whose ``requires``
-    it meets, in the registry's order.  Only their modules are imported."""
+    environment variable names, ``present_in``) under release ``version``
+    (None: any): those whose ``requires`` it meets and that apply to the
+    release, in the registry's order.  Only their modules are imported."""
     out = []
     for entry in index():
-        if entry.problem is None and entry.wanted(present):
+        if entry.problem is None and entry.wanted(present) and (
+                version is None or entry.code is None or entry.applies_to(version)):
             cls = load(entry)
             if not issubclass(cls, ParseProblemRule):
                 out.append(_instance(cls))

@@ -191,9 +191,22 @@ class Entry:
     # engine makes itself); None for a rule that checks launches.
     problem: str | None
     judges: frozenset[str]
+    # The releases the rule applies to (``Rule.applies_to``), known without
+    # reading the validators table: the scanned releases for a rule that
+    # mirrors vLLM checks, else its since/until bounds.
+    releases: frozenset[str] | None = None
+    since: str | None = None
+    until: str | None = None
 
     def wanted(self, present: frozenset[str]) -> bool:
         return self.requires is None or not self.requires.isdisjoint(present)
+
+    def applies_to(self, version: str) -> bool:
+        if self.releases is not None:
+            return version in self.releases
+        v = version_key(version)
+        return ((self.since is None or v >= version_key(self.since))
+                and (self.until is None or v <= version_key(self.until)))
 
 
 def requirement(item: str) -> str:
@@ -204,14 +217,21 @@ def requirement(item: str) -> str:
 
 def index_rows(classes: "tuple[type[Rule], ...] | None" = None) -> list[tuple]:
     """The index as ``tools/rule_index.py`` writes it, from the rule classes."""
+    from ..knowledge import validators
     from .base import ParseProblemRule
 
+    scanned = validators.scanned_releases()
     rows = []
     for cls in classes if classes is not None else rule_classes():
         module = cls.__module__.removeprefix(f"{__package__}.")
         requires = None if cls.requires is None else tuple(sorted({requirement(r) for r in cls.requires}))
         problem = cls.problem if issubclass(cls, ParseProblemRule) else None
-        rows.append((module, cls.code, cls.name, requires, problem, tuple(sorted(cls.judges))))
+        releases = None
+        if cls.vllm_checks:
+            rule = cls()
+            releases = tuple(r for r in scanned if rule.applies_to(r))
+        rows.append((module, cls.code, cls.name, requires, problem, tuple(sorted(cls.judges)), releases,
+                     cls.since, cls.until))
     return rows
 
 
@@ -225,8 +245,9 @@ def index() -> tuple[Entry, ...]:
         RULES = ()
     on_disk = set(_module_names_on_disk())
     out = [
-        Entry(module, code, name, None if requires is None else frozenset(requires), problem, frozenset(judges))
-        for module, code, name, requires, problem, judges in RULES if module in on_disk
+        Entry(module, code, name, None if requires is None else frozenset(requires), problem, frozenset(judges),
+              None if releases is None else frozenset(releases), since, until)
+        for module, code, name, requires, problem, judges, releases, since, until in RULES if module in on_disk
     ]
     listed = {e.module for e in out}
     out.extend(Entry(m, None, None, None, None, frozenset()) for m in sorted(on_disk - listed))
