@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import importlib
 import os
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ..diagnostics import Applicability, Category, Severity
@@ -177,26 +176,36 @@ def validate(classes: list[type[Rule]]) -> list[str]:
 # stale index costs time, never a rule.
 
 
-@dataclass(frozen=True, slots=True)
 class Entry:
-    """One rule module as the index describes it."""
+    """One rule module as the index describes it.
 
-    module: str  # "family.rule_name"
-    code: str | None  # None: not in the index (imported to be known)
-    name: str | None
-    # Flag dests and environment variable names, at least one of which a
-    # launch must set for the rule to report (``Rule.requires``); None: any launch.
-    requires: frozenset[str] | None
-    # A parse-problem rule: the problem it names ("" for a meta finding the
-    # engine makes itself); None for a rule that checks launches.
-    problem: str | None
-    judges: frozenset[str]
-    # The releases the rule applies to (``Rule.applies_to``), known without
-    # reading the validators table: the scanned releases for a rule that
-    # mirrors vLLM checks, else its since/until bounds.
-    releases: frozenset[str] | None = None
-    since: str | None = None
-    until: str | None = None
+    A plain class, not a dataclass: it is defined at every start, and a
+    dataclass compiles its generated methods when it is defined."""
+
+    __slots__ = ("module", "code", "name", "requires", "problem", "judges", "releases", "since", "until")
+
+    def __init__(self, module: str, code: str | None, name: str | None, requires: frozenset[str] | None,
+                 problem: str | None, judges: frozenset[str], releases: frozenset[str] | None = None,
+                 since: str | None = None, until: str | None = None) -> None:
+        self.module = module  # "family.rule_name"
+        self.code = code  # None: not in the index (imported to be known)
+        self.name = name
+        # Flag dests and environment variable names, at least one of which a
+        # launch must set for the rule to report (``Rule.requires``); None: any launch.
+        self.requires = requires
+        # A parse-problem rule: the problem it names ("" for a meta finding
+        # the engine makes itself); None for a rule that checks launches.
+        self.problem = problem
+        self.judges = judges
+        # The releases the rule applies to (``Rule.applies_to``), known
+        # without reading the validators table: the scanned releases for a
+        # rule that mirrors vLLM checks, else its since/until bounds.
+        self.releases = releases
+        self.since = since
+        self.until = until
+
+    def __repr__(self) -> str:
+        return f"Entry({self.module!r}, {self.code!r})"
 
     def wanted(self, present: frozenset[str]) -> bool:
         return self.requires is None or not self.requires.isdisjoint(present)
