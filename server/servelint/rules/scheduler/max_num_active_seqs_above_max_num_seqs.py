@@ -58,7 +58,7 @@ class MaxNumActiveSeqsAboveMaxNumSeqs(Rule):
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--max-num-active-seqs"
     partners = ("--max-num-seqs",)
-    requires = ("--max-num-active-seqs", "--max-num-seqs")
+    requires = ("--max-num-active-seqs",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         active = value_of(ctx.invocation, "max_num_active_seqs")
