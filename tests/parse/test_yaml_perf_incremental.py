@@ -5,6 +5,7 @@ parse (every launch, word offset, problem, release hint, directive and
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -255,3 +256,122 @@ def test_syntax_errors_reported_as_a_whole_file_scan_would_decide():
         assert _everything(again) == _everything(yamlforms.parse_yaml_document(path, edited))
     assert [old_rule(p, t, yamlforms.parse_yaml_document(p, t)) for p, t in cases] == [
         False, True, False, True, True]
+
+
+# -- a Kubernetes List: each item a document of its own ----------------------------
+
+_POD = """  - apiVersion: v1
+    kind: Pod
+    metadata:
+      name: vllm-{i}
+      namespace: ns-{ns}
+      labels: {{app: vllm-{i}}}
+    spec:
+      containers:
+        - name: vllm
+          image: vllm/vllm-openai:v0.3{v}.0
+          args:
+            - Qwen/Qwen3-8B
+            - --max-model-len
+            - "{n}"
+          resources:
+            limits:
+              nvidia.com/gpu: {g}
+"""
+_LIST_SERVICE = """  - apiVersion: v1
+    kind: Service
+    metadata: {{name: vllm-{i}, namespace: ns-{ns}}}
+    spec:
+      selector: {{app: vllm-{i}}}
+      ports:
+        - port: 80
+          targetPort: 8000
+"""
+
+
+def _list(n_items: int, seed: int) -> str:
+    rng = random.Random(seed)
+    items = []
+    for i in range(n_items):
+        template = _LIST_SERVICE if i % 4 == 3 else _POD
+        items.append(template.format(i=i // 4 * 4, ns=rng.randrange(2), v=rng.randrange(10),
+                                     n=1024 * (i + 1), g=rng.randrange(1, 3)))
+    return "apiVersion: v1\nkind: List\nmetadata: {}\nitems:\n" + "".join(items)
+
+
+def _with_deployment(doc):
+    got = _everything(doc)
+    got["pods"] = [(l.pod, l.deployment, l.linked) for l in doc.launches]
+    return got
+
+
+def _list_edit(rng: random.Random, text: str) -> str:
+    """An edit inside a List: mostly within a line (the items stay plain,
+    cut as items), sometimes a whole item added or removed at an item's
+    start, now and then one of ``_edit``'s (often leaving them not plain:
+    read whole)."""
+    lo, hi = text.find("kind: List"), text.rfind("---")
+    lo, hi = (lo, hi) if 0 <= lo < hi else (0, len(text))
+    r = rng.random()
+    if r < 0.8:
+        words = [m.start() for m in re.finditer(r"(?<=\S)\S", text[lo:hi])]
+        if words:
+            at = lo + rng.choice(words)
+            eol = text.find("\n", at)
+            cut = min(rng.randrange(0, 3), max(0, eol - at))
+            return text[:at] + rng.choice(["x", "9", "-", "x", "9", " #", " ", "", "'", "]"]) + text[at + cut:]
+    if r < 0.95:
+        starts = [m.start() for m in re.finditer(r"(?m)^  - ", text[lo:hi])]
+        if starts:
+            at = lo + rng.choice(starts)
+            if rng.random() < 0.5:
+                return text[:at] + "  - apiVersion: v1\n    kind: Pod\n    spec: {containers: [{name: vllm, image: vllm/vllm-openai, args: [m, --port, '1']}]}\n" + text[at:]
+            nxt = text.find("\n  - ", at + 1)
+            return text[:at] + text[nxt + 1:] if nxt > 0 else text
+    return _edit(rng, text)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_edit_chain_in_a_list_equals_fresh_parse(seed):
+    rng = random.Random(seed)
+    path = "deploy/list.yaml"
+    text = previous = None
+    split = 0
+    for k in range(160):
+        if k % 40 == 0:  # a new plain List now and then
+            text = "---\n".join([_DOC.format(i=0, v=1, n=8), _list(12, seed + k), _SERVICE.format(i=0)])
+            previous = parse_document(path, text)
+        text = _list_edit(rng, text)
+        got = parse_document(path, text, previous=previous)
+        assert _with_deployment(got) == _with_deployment(_fresh(path, text)), repr(text)
+        split += got.cache is not None and any(d.part is not None for d in got.cache.docs)
+        previous = got
+    assert split >= 5  # the chain went through Lists read by items (about 20 per seed)
+
+
+def test_a_list_read_by_items_finds_what_the_whole_list_gives(monkeypatch):
+    text = _list(10, 3)
+    by_items = _with_deployment(_fresh("l.yaml", text))
+    monkeypatch.setattr(yn, "list_items", lambda chunk: None)
+    assert _with_deployment(_fresh("l.yaml", text)) == by_items
+    assert len(by_items["launches"]) == 8  # the Pods; every fourth item is a Service
+    # Each item is an object of its own: its namespace decides its pod key.
+    assert {pod[0][0] for pod in by_items["pods"]} == {"ns-0", "ns-1"}
+
+
+def test_an_edit_in_a_list_reads_only_its_item(monkeypatch):
+    text = _list(40, 1)
+    path = "l.yaml"
+    first = parse_document(path, text)
+    read = []
+    real = yamlforms._read_uncached
+    monkeypatch.setattr(yamlforms, "_read_uncached",
+                        lambda text, chunk, *a: read.append(chunk) or real(text, chunk, *a))
+    at = text.index("--max-model-len", len(text) // 2)
+    edited = text[:at] + "--max-model-lenx" + text[at + len("--max-model-len"):]
+    again = parse_document(path, edited, previous=first)
+    assert len(read) == 1 and "--max-model-lenx" in read[0] and read[0].lstrip().startswith("- apiVersion")
+    below = [l for l in first.launches if l.span.start > at]
+    moved = again.launches[-len(below):]
+    assert below and all(isinstance(m, MovedLaunch) and m.moved_from is b for m, b in zip(moved, below))
+    assert _with_deployment(again) == _with_deployment(_fresh(path, edited))

@@ -27,7 +27,7 @@ from collections import OrderedDict
 from dataclasses import fields
 from typing import Callable
 
-from yaml.nodes import Node
+from yaml.nodes import MappingNode, Node, SequenceNode
 
 from ..model import EnvVar, Form, ImageBuild, Input, Launch, MovedLaunch, ParsedDocument, ParseProblem, ReleaseHint, Word
 from ..text import KnownEdit, Span, edit_between
@@ -158,14 +158,18 @@ class _Doc:
     """
 
     __slots__ = ("start", "end", "line", "forms", "launches", "problems", "syntax",
-                 "hints", "directives", "refs", "services", "_ref_words", "_marks")
+                 "hints", "directives", "refs", "services", "part", "_ref_words", "_marks")
 
     def __init__(self, start: int, end: int, line: int, forms: list, launches: list, problems: list,
-                 syntax: list, hints: list, directives: list, refs: tuple, services: list = ()) -> None:
+                 syntax: list, hints: list, directives: list, refs: tuple, services: list = (),
+                 part: "str | int | None" = None) -> None:
         self.start, self.end, self.line = start, end, line
         self.forms, self.launches, self.problems, self.syntax = forms, launches, problems, syntax
         self.hints, self.directives, self.refs = hints, directives, refs
         self.services = services
+        # None: a whole document; LIST_HEAD: a List's lines up to its first
+        # item; an int: one item of a List, at that indentation.
+        self.part = part
         self._ref_words: list | None = None
         self._marks: tuple[bool, bool] | None = None
 
@@ -195,7 +199,7 @@ class _Doc:
             same = _Doc(self.start, self.end, self.line + lines, self.forms, self.launches,
                         self.problems, self.syntax, self.hints,
                         [(line + lines, body, span) for line, body, span in self.directives], self.refs,
-                        self.services)
+                        self.services, self.part)
             same._ref_words, same._marks = self._ref_words, self._marks
             return same
         # Every document below an edit moves on every keystroke: empty
@@ -213,6 +217,7 @@ class _Doc:
             if directives else directives,
             self.refs,
             [svc.moved(d) for svc in self.services] if self.services else self.services,
+            self.part,
         )
         moved._marks = self._marks  # the same text
         return moved
@@ -233,7 +238,7 @@ def _whole(text: str) -> bool:
     return yn.directive_stream(text)
 
 
-_READ: "OrderedDict[tuple[str, str], _Doc]" = OrderedDict()
+_READ: "OrderedDict[tuple[str, str, str | int | None], _Doc]" = OrderedDict()
 _READ_MAX = 512
 
 
@@ -246,18 +251,56 @@ def _read_all(text: str, name: str, max_launches: int = 0) -> list[_Doc]:
     for start, end in yn.chunks(text):
         line += text.count("\n", last, start)
         last = start
-        doc = _read(text, start, end, line, name, stop_after=max_launches and max_launches + 1 - count)
-        docs.append(doc)
-        count += len(doc.launches)
-        if max_launches and count > max_launches:
-            break
+        for doc in _read_document(text, start, end, line, name, max_launches and max_launches + 1 - count):
+            docs.append(doc)
+            count += len(doc.launches)
+            if max_launches and count > max_launches:
+                return docs
     return docs
 
 
-def _replan(prev: _YamlChunks, text: str, edit: "KnownEdit | None" = None) -> tuple[int, int, int, list[int]] | None:
+# The part of a List document before its first item (see ``_read_document``).
+LIST_HEAD = "head"
+
+
+def _read_document(text: str, start: int, end: int, line: int, name: str, stop_after: int = 0) -> list[_Doc]:
+    """One ``---`` document, as one ``_Doc``; a Kubernetes ``List`` whose
+    items the text shows plainly (``yamlnodes.list_items``) as its head and
+    one ``_Doc`` per item, each composed alone, so that an edit re-reads only
+    its item.  Either way each item is read as an object of its own
+    (``_objects``): the results are the same."""
+    chunk = text[start:end]
+    starts = yn.list_items(chunk)
+    if starts is None:
+        return [_read(text, start, end, line, name, chunk, stop_after=stop_after)]
+    bounds = [start] + [start + s for s in starts] + [end]
+    indent = _indent_at(text, bounds[1])
+    out: list[_Doc] = []
+    at_line = line
+    for i in range(len(bounds) - 1):
+        a, b = bounds[i], bounds[i + 1]
+        if i:
+            at_line += text.count("\n", bounds[i - 1], a)
+        got = _read(text, a, b, at_line, name, part=LIST_HEAD if i == 0 else indent)
+        if got is None:  # an item that does not compose alone: the document whole
+            return [_read(text, start, end, line, name, chunk, stop_after=stop_after)]
+        out.append(got)
+    return out
+
+
+def _indent_at(text: str, at: int) -> int:
+    """The indentation of the line starting at ``at``."""
+    k = at
+    while k < len(text) and text[k] == " ":
+        k += 1
+    return k - at
+
+
+def _replan(prev: _YamlChunks, text: str, edit: "KnownEdit | None" = None) -> tuple | None:
     """Which of the last parse's documents an edit touched: (first, last,
-    shift, new starts): documents ``first..last`` are replaced by the chunks
-    starting at ``new starts`` (the region read again), the ones after move
+    shift, new starts, part): documents ``first..last`` are replaced by the
+    chunks starting at ``new starts`` (the region read again; ``part``: the
+    items' indentation when they are items of a List), the ones after move
     by ``shift``.  None when the text must be read whole."""
     old = prev.text
     if prev.whole or text.startswith("%"):
@@ -277,8 +320,43 @@ def _replan(prev: _YamlChunks, text: str, edit: "KnownEdit | None" = None) -> tu
     last = bisect_right(starts, old_end) - 1
     d = new_end - old_end
     a, b = docs[first].start, docs[last].end + d
+    if any(docs[i].part is not None for i in range(first, last + 1)):
+        return _replan_items(docs, text, first, last, d)
     cuts = [a] + [m for m in yn.cuts(text, a + 1, b)]
-    return first, last, d, cuts
+    return first, last, d, cuts, None
+
+
+def _replan_items(docs: list[_Doc], text: str, first: int, last: int, d: int):
+    """``_replan`` for an edit inside the items of a List: the items
+    ``first..last`` replaced by those the edited text shows at the same
+    indentation, as ``yamlnodes.list_items`` would cut them; None (read the
+    text whole) when the edit reaches the List's head or leaves the items
+    other than plain (a dedented line, an anchor...)."""
+    k = docs[first].part
+    if not isinstance(k, int) or any(docs[i].part != k for i in range(first, last + 1)):
+        return None
+    a, b = docs[first].start, docs[last].end + d
+    region = text[a:b]
+    if any(c in region for c in ("&", "*", "\t", "{{", "\r")):
+        return None
+    cuts: list[int] = []
+    at = a
+    while at < b:
+        eol = text.find("\n", at, b)
+        eol = b if eol < 0 else eol
+        line = text[at:eol]
+        body = line.lstrip(" ")
+        if body and not body.startswith("#"):
+            indent = len(line) - len(body)
+            is_item = body == "-" or body.startswith("- ")
+            if indent < k or (indent == k and not is_item) or (not cuts and not (indent == k and is_item)):
+                return None
+            if indent == k:
+                cuts.append(at)
+        at = eol + 1
+    if not cuts or cuts[0] != a:
+        return None
+    return first, last, d, cuts, k
 
 
 class _Starts:
@@ -296,8 +374,8 @@ class _Starts:
         return self.docs[i].start
 
 
-def _reread(prev: _YamlChunks, text: str, name: str, plan: tuple[int, int, int, list[int]]) -> list[_Doc]:
-    first, last, d, cuts = plan
+def _reread(prev: _YamlChunks, text: str, name: str, plan: tuple) -> list[_Doc] | None:
+    first, last, d, cuts, part = plan
     old, docs = prev.text, prev.docs
     a = docs[first].start
     end = docs[last].end + d
@@ -319,7 +397,10 @@ def _reread(prev: _YamlChunks, text: str, name: str, plan: tuple[int, int, int, 
             was = same.pop(0)
             region.append(was.moved(start - was.start, line - was.line, lazily=True))
         else:
-            region.append(_read(text, start, stop, line, name, chunk))
+            got = _read(text, start, stop, line, name, chunk, part=part)
+            if got is None:
+                return None  # an item that does not compose alone: read the text whole
+            region.append(got)
     after = docs[last + 1 :]
     if after:
         lines = text.count("\n", a, end) - old.count("\n", a, docs[last].end)
@@ -329,21 +410,24 @@ def _reread(prev: _YamlChunks, text: str, name: str, plan: tuple[int, int, int, 
 
 
 def _read(text: str, start: int, end: int, line: int, name: str, chunk: str | None = None,
-          stop_after: int = 0) -> _Doc:
+          stop_after: int = 0, part: "str | int | None" = None) -> "_Doc | None":
     """The chunk ``text[start:end]`` read at its place; a chunk read before
     (anywhere, in any file of that name) is copied from the cache.
     ``stop_after``: its parsers may stop once they have that many launches
-    (such a read is not cached)."""
+    (such a read is not cached).  ``part``: what of a List the chunk is
+    (``_Doc.part``); None for an item that does not compose alone."""
     if chunk is None:
         chunk = text[start:end]
-    key = (chunk, name)
+    key = (chunk, name, part)
     hit = _READ.get(key)
     if hit is not None:
         _READ.move_to_end(key)
         # Always a copy: the cached one was handed out with the parse that
         # read it, and two parses must not share launches.
         return hit.moved(start - hit.start, line - hit.line, lazily=False)
-    got = _read_uncached(text, chunk, start, end, line, name, stop_after)
+    got = _read_uncached(text, chunk, start, end, line, name, stop_after, part)
+    if got is None:
+        return None
     if stop_after and len(got.launches) >= stop_after:
         return got  # perhaps cut short: not what another read would find
     _READ[key] = got
@@ -353,7 +437,7 @@ def _read(text: str, start: int, end: int, line: int, name: str, chunk: str | No
 
 
 def _read_uncached(text: str, chunk: str, start: int, end: int, line: int, name: str,
-                   stop_after: int = 0) -> _Doc:
+                   stop_after: int = 0, part: "str | int | None" = None) -> "_Doc | None":
     forms: list[Form] = []
     launches: list[Launch] = []
     found: list[ParseProblem] = []
@@ -370,22 +454,40 @@ def _read_uncached(text: str, chunk: str, start: int, end: int, line: int, name:
         log.exception("composing a YAML document of %s", name)
         return _Doc(start, end, line, [], [], [_internal(exc, Span(start, start))], [],
                     release_hints, directives, ())
+    if isinstance(part, int):
+        # One item of a List, composed alone: a sequence of one object.
+        root = docs[0].root if len(docs) == 1 and problem is None else None
+        if not (isinstance(root, SequenceNode) and len(root.value) == 1):
+            return None
     services: list = []
     for doc in docs:
         try:
-            form = detect(doc.root, chunk, name)
-            if form is None:
-                continue
-            if form is Form.KUBERNETES:
-                services.extend(deployment.services(doc.src, doc.root))
-            got, problems_ = _PARSERS[form](doc, chunk, stop_after and stop_after - len(launches))
+            if isinstance(part, int):
+                form, objects = None, [yn.YamlDoc(doc.src, doc.root.value[0], doc.span)]
+            else:
+                form = detect(doc.root, chunk, name)
+                if form is None:
+                    continue
+                objects = _objects(doc) if form is Form.KUBERNETES else [doc]
+            for obj in objects:
+                kind = form
+                if obj is not doc:  # an item of a List
+                    kind = Form.KUBERNETES if is_kubernetes(obj.root) else None
+                    if kind is None:
+                        continue
+                if kind is Form.KUBERNETES:
+                    services.extend(deployment.services(obj.src, obj.root))
+                got, problems_ = _PARSERS[kind](obj, chunk, stop_after and stop_after - len(launches))
+                launches.extend(got)
+                found.extend(problems_)
+                if stop_after and len(launches) >= stop_after:
+                    break
         except Exception as exc:
             log.exception("parsing a YAML document of %s", name)
             found.append(_internal(exc, Span(start, start)))
             continue
-        forms.append(form)
-        launches.extend(got)
-        found.extend(problems_)
+        if form is not None:
+            forms.append(form)
         if stop_after and len(launches) >= stop_after:
             break
     if marks is not None:
@@ -395,7 +497,19 @@ def _read_uncached(text: str, chunk: str, start: int, end: int, line: int, name:
             templates.finish(launch, marks, text, tool)
     refs = tuple(i for i, l in enumerate(launches) if config_refs(l))
     return _Doc(start, end, line, forms, launches, found, [problem] if problem is not None else [],
-                release_hints, directives, refs, services)
+                release_hints, directives, refs, services, part)
+
+
+def _objects(doc: yn.YamlDoc) -> list[yn.YamlDoc]:
+    """The Kubernetes objects of a document: a ``List``'s items, each an
+    object of its own (as ``kubectl`` applies them: its own namespace, its
+    own kind), or the document itself."""
+    root = doc.root
+    if isinstance(root, MappingNode) and yn.scalar_text(yn.get(root, "kind")) == "List":
+        items = yn.get(root, "items")
+        return [yn.YamlDoc(doc.src, item, doc.span) for item in items.value
+                if isinstance(item, MappingNode)] if isinstance(items, SequenceNode) else []
+    return [doc]
 
 
 def embedded_launches(text: str, start: int, end: int, chunk: str,

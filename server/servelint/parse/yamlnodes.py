@@ -306,6 +306,52 @@ def cuts(text: str, start: int = 0, end: int | None = None) -> list[int]:
             if m.start() == 0 or text[m.start() - 1] == "\n"]
 
 
+_LIST_KIND = re.compile(r"^kind:[ \t]*List[ \t]*(?:#.*)?$", re.M)
+_ITEMS_KEY = re.compile(r"^items:[ \t]*(?:#.*)?$", re.M)
+
+
+def list_items(chunk: str) -> list[int] | None:
+    """Where each item of a Kubernetes ``List`` document starts in ``chunk``,
+    when its text shows them plainly; None otherwise.
+
+    Plainly: ``kind: List`` and ``items:`` at the top level, ``items`` the
+    last top-level key, each item a ``-`` line at one indentation, and
+    nothing that ties one item to another or hides the structure (anchors
+    and aliases, tabs, template actions).  A ``-`` at the items' indentation
+    then always starts the next item: a nested sequence, a block scalar or a
+    continued scalar of an item sits deeper.  Each item is then a document
+    of its own, composed alone (``yamlforms``); a List with fewer than two
+    items is not worth it.
+    """
+    if "&" in chunk or "*" in chunk or "\t" in chunk or "{{" in chunk or "\r" in chunk:
+        return None
+    items = list(_ITEMS_KEY.finditer(chunk))
+    if len(items) != 1 or _LIST_KIND.search(chunk) is None:
+        return None
+    starts: list[int] = []
+    indent = -1
+    at = items[0].end() + 1
+    n = len(chunk)
+    while at < n:
+        eol = chunk.find("\n", at)
+        eol = n if eol < 0 else eol
+        line = chunk[at:eol]
+        body = line.lstrip(" ")
+        if body and not body.startswith("#"):
+            k = len(line) - len(body)
+            is_item = body == "-" or body.startswith("- ")
+            if indent < 0:
+                if not is_item:
+                    return None
+                indent = k
+            if k < indent or (k == indent and not is_item):
+                return None  # another top-level key, a dedented line: not plain
+            if k == indent:
+                starts.append(at)
+        at = eol + 1
+    return starts if len(starts) >= 2 else None
+
+
 def _chunks(text: str) -> list[tuple[int, int]]:
     # A ``%YAML`` directive belongs to the document after the next ``---``;
     # such rare streams are composed whole.
