@@ -336,24 +336,7 @@ def _replan_items(docs: list[_Doc], text: str, first: int, last: int, d: int):
     if not isinstance(k, int) or any(docs[i].part != k for i in range(first, last + 1)):
         return None
     a, b = docs[first].start, docs[last].end + d
-    region = text[a:b]
-    if any(c in region for c in ("&", "*", "\t", "{{", "\r")):
-        return None
-    cuts: list[int] = []
-    at = a
-    while at < b:
-        eol = text.find("\n", at, b)
-        eol = b if eol < 0 else eol
-        line = text[at:eol]
-        body = line.lstrip(" ")
-        if body and not body.startswith("#"):
-            indent = len(line) - len(body)
-            is_item = body == "-" or body.startswith("- ")
-            if indent < k or (indent == k and not is_item) or (not cuts and not (indent == k and is_item)):
-                return None
-            if indent == k:
-                cuts.append(at)
-        at = eol + 1
+    cuts = yn.item_starts(text, a, b, k)
     if not cuts or cuts[0] != a:
         return None
     return first, last, d, cuts, k

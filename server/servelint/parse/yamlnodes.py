@@ -323,33 +323,40 @@ def list_items(chunk: str) -> list[int] | None:
     of its own, composed alone (``yamlforms``); a List with fewer than two
     items is not worth it.
     """
-    if "&" in chunk or "*" in chunk or "\t" in chunk or "{{" in chunk or "\r" in chunk:
-        return None
     items = list(_ITEMS_KEY.finditer(chunk))
     if len(items) != 1 or _LIST_KIND.search(chunk) is None:
         return None
+    starts = item_starts(chunk, items[0].end() + 1, len(chunk))
+    return starts if starts is not None and len(starts) >= 2 else None
+
+
+def item_starts(text: str, start: int, end: int, indent: int | None = None) -> list[int] | None:
+    """The starts of the plain ``-`` items (see ``list_items``) that
+    ``text[start:end]`` consists of, at ``indent`` (None: the first item's);
+    None when the text is anything else: a line less indented, another key
+    at the items' indentation, text before the first item, or one of the
+    characters that make items depend on each other."""
+    region = text[start:end]
+    if "&" in region or "*" in region or "\t" in region or "{{" in region or "\r" in region:
+        return None
     starts: list[int] = []
-    indent = -1
-    at = items[0].end() + 1
-    n = len(chunk)
-    while at < n:
-        eol = chunk.find("\n", at)
-        eol = n if eol < 0 else eol
-        line = chunk[at:eol]
+    at = start
+    while at < end:
+        eol = text.find("\n", at, end)
+        eol = end if eol < 0 else eol
+        line = text[at:eol]
         body = line.lstrip(" ")
         if body and not body.startswith("#"):
             k = len(line) - len(body)
             is_item = body == "-" or body.startswith("- ")
-            if indent < 0:
-                if not is_item:
-                    return None
+            if indent is None:
                 indent = k
-            if k < indent or (k == indent and not is_item):
-                return None  # another top-level key, a dedented line: not plain
+            if k < indent or (k == indent and not is_item) or (not starts and k != indent):
+                return None
             if k == indent:
                 starts.append(at)
         at = eol + 1
-    return starts if len(starts) >= 2 else None
+    return starts
 
 
 def _chunks(text: str) -> list[tuple[int, int]]:
