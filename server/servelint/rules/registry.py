@@ -158,6 +158,9 @@ def validate(classes: list[type[Rule]]) -> list[str]:
             out.append(f"{where}: fixes must be a frozenset of Applicability, not {fixes!r}")
         if cls.vllm_checks and cls.reviewed is None:
             out.append(f"{where}: mirrors vLLM checks but says no release it was reviewed for (reviewed)")
+        if cls.judges and cls.requires is not None:
+            # A problem it judges is left to it: it must run on every launch.
+            out.append(f"{where}: judges parse problems, so it cannot have requires")
         if cls.reviewed is not None and version_key(cls.reviewed[0]) > version_key(cls.reviewed[1]):
             out.append(f"{where}: reviewed {cls.reviewed} is not (first, last)")
         for check in cls.vllm_checks:
