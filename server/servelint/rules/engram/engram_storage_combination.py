@@ -41,7 +41,10 @@ class EngramStorageCombination(Rule):
 
     ## Evidence
     The JSON as written (dotted keys merged); an unknown key or a
-    non-boolean value is refused by pydantic first (invalid-value).
+    non-boolean value is refused by pydantic first (invalid-value). In
+    0.30.0 an unwritten `cpu_offload` is `VLLM_PLE_CPU_OFFLOAD` (on unless
+    the launch sets it to 0; a value only known at run time keeps the rule
+    silent); `use_thp` exists from 0.31.0.
 
     ## vLLM source
     `EngramConfig._validate_shared_memory`, run by `EngineArgs.__post_init__`.
