@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...derive.flags import switch, value_of
+from ...derive.flags import defaults_unknown, switch, value_of
 from ...derive.model import model_config
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
@@ -72,6 +72,8 @@ class InklingLoraMultimemAr(Rule):
         if not isinstance(archs, list) or not any(isinstance(a, str) and "Inkling" in a for a in archs):
             return
         var = inv.env.get(_ENV)
+        if var is None and defaults_unknown(inv):
+            return  # a --config file: the launch's environment is not in it
         if var is not None and (var.value is None or var.value == "0"):
             return
         note = model_note(ctx)

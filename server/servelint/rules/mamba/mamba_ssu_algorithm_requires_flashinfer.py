@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...derive.flags import value_of
+from ...derive.flags import defaults_unknown, value_of
 from ...derive.mamba import mamba_backend
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
@@ -65,5 +65,7 @@ class MambaSsuAlgorithmRequiresFlashinfer(Rule):
         backend = mamba_backend(inv)
         if not backend.known or backend.value == "FLASHINFER":
             return
+        if backend.how == "default" and defaults_unknown(inv):
+            return  # a --config file: the command line may set --mamba-backend
         yield finding(ctx, algo.flags[-1], vllm_message(ctx, _CHECK.key), _CHECK.key,
                       related_to=related(ctx, backend.flags, "Mamba backend set by {flag}"))

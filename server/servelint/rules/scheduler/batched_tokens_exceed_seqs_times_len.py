@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...derive.base import is_int
-from ...derive.flags import value_of
+from ...derive.flags import defaults_unknown, value_of
 from ...derive.model import max_model_len
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
@@ -65,7 +65,7 @@ class BatchedTokensExceedSeqsTimesLen(Rule):
         if tokens.how != "flag" or seqs.how != "flag" or not (is_int(tokens.value) and is_int(seqs.value)):
             return
         mml = max_model_len(ctx)
-        if mml is None:
+        if mml is None or (mml.how == "derived" and defaults_unknown(inv)):
             return
         limit = seqs.value * mml.value
         if tokens.value <= limit:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...derive.flags import int_of
+from ...derive.flags import defaults_unknown, int_of
 from ...derive.model import arch_facts, max_model_len, model_config
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
@@ -77,6 +77,8 @@ class LongPrefillThresholdAboveMaxModelLen(Rule):
         mml = max_model_len(ctx)
         if mml is None or threshold.value <= mml.value:
             return
+        if mml.how == "derived" and defaults_unknown(ctx.invocation):
+            return  # a --config file: the command line may set --max-model-len
         rel = related(ctx, mml.flags, "max_model_len set by {flag}")
         note = ""
         if mml.how == "derived":
