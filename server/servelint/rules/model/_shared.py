@@ -1,11 +1,12 @@
 """What the ``ModelConfig`` rules share: the decode-context-parallel GQA
-facts of ``ModelConfig.verify_with_parallel_config``."""
+facts of ``ModelConfig.verify_with_parallel_config``, the registry facts
+the runner checks read."""
 
 from __future__ import annotations
 
 from ...derive.base import FrozenValue
-from ...derive.flags import int_of, known_flag, value_of
-from ...derive.model import num_attention_heads, total_num_kv_heads, uses_mla
+from ...derive.flags import int_of, known_flag, value_of, written
+from ...derive.model import arch_facts, model_config, num_attention_heads, total_num_kv_heads, uses_mla
 from ..base import Context, model_note, related
 
 
@@ -44,3 +45,18 @@ def dcp_gqa(ctx: Context) -> DcpGqa | None:
     if note is not None:
         rel.append(note)
     return DcpGqa(tp.value, dcp.value, heads, kv, anchor, rel)
+
+
+def registry_arch(ctx: Context):
+    """The release's registry facts of the model's one architecture, as
+    the runner checks of ``ModelConfig.__post_init__`` see them; None when
+    the config.json is not known (or ``--hf-overrides`` may change it),
+    lists several architectures, or ``--model-impl`` may pick another
+    class (the Transformers or Terratorch backends)."""
+    if written(ctx.invocation, "model_impl"):
+        return None
+    cfg = model_config(ctx)
+    archs = cfg.get("architectures") if cfg is not None else None
+    if not isinstance(archs, list) or len(archs) != 1:
+        return None
+    return arch_facts(ctx)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...derive.flags import value_of, written
-from ...derive.model import arch_facts, model_config
+from ...derive.flags import value_of
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule, finding, model_note, vllm_message
+from ._shared import registry_arch
 
 _CHECK = VllmCheck("model.runner_generate_on_pooling", "Embedding models do not support `--runner {}`", "vllm/config/model.py")
 
@@ -61,13 +61,7 @@ class RunnerGenerateOnEmbeddingModel(Rule):
         runner = value_of(inv, "runner")
         if runner.how != "flag" or runner.value not in ("generate", "draft"):
             return
-        if written(inv, "model_impl"):
-            return
-        cfg = model_config(ctx)
-        archs = cfg.get("architectures") if cfg is not None else None
-        if not isinstance(archs, list) or len(archs) != 1:
-            return
-        arch = arch_facts(ctx)
+        arch = registry_arch(ctx)
         if arch is None or arch.is_pooling_model is not True or arch.is_text_generation_model is not False:
             return
         rel = [r for r in [model_note(ctx)] if r is not None]
