@@ -11,6 +11,8 @@ from ..base import Context, Finding, Rule, finding, model_note, vllm_message
 from ._shared import registry_arch
 
 _CHECK = VllmCheck("model.runner_generate_on_pooling", "Embedding models do not support `--runner {}`", "vllm/config/model.py")
+_UNSUPPORTED = VllmCheck("model.runner_generate_unsupported", "This model does not support `--runner generate`.",
+                         "vllm/config/model.py", whole=True)
 
 
 class RunnerGenerateOnEmbeddingModel(Rule):
@@ -25,7 +27,9 @@ class RunnerGenerateOnEmbeddingModel(Rule):
     ## Why
     An embedding model has no language-model head to generate with. vLLM
     stops with "Embedding models do not support `--runner generate`. Use
-    `--runner pooling` or `--runner auto` for embedding models."
+    `--runner pooling` or `--runner auto` for embedding models." For a bare
+    encoder it stops with "This model does not support `--runner
+    generate`." (no converter makes a model generative).
 
     ## Example
     ```sh
@@ -51,7 +55,7 @@ class RunnerGenerateOnEmbeddingModel(Rule):
     name = "runner-generate-on-embedding-model"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR
-    vllm_checks = (_CHECK,)
+    vllm_checks = (_CHECK, _UNSUPPORTED)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--runner"
     requires = ("--runner",)
@@ -62,7 +66,10 @@ class RunnerGenerateOnEmbeddingModel(Rule):
         if runner.how != "flag" or runner.value not in ("generate", "draft"):
             return
         arch = registry_arch(ctx)
-        if arch is None or arch.is_pooling_model is not True or arch.is_text_generation_model is not False:
+        if arch is None or arch.is_text_generation_model is not False:
             return
         rel = [r for r in [model_note(ctx)] if r is not None]
-        yield finding(ctx, runner.flags[-1], vllm_message(ctx, _CHECK.key, runner.value), _CHECK.key, related_to=rel)
+        if arch.is_pooling_model is True:
+            yield finding(ctx, runner.flags[-1], vllm_message(ctx, _CHECK.key, runner.value), _CHECK.key, related_to=rel)
+        elif arch.is_pooling_model is False and runner.value == "generate":
+            yield finding(ctx, runner.flags[-1], vllm_message(ctx, _UNSUPPORTED.key), _UNSUPPORTED.key, related_to=rel)
