@@ -54,10 +54,7 @@ class PoolerPoolingTypeConflict(Rule):
     requires = ("--pooler-config",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        found = pooler_config(ctx)
-        if found is None:
-            return
-        obj, flags = found
+        obj, flags = pooler_config(ctx) or ({}, ())
         if not obj.get("pooling_type"):
             return
         sigma = obj.get("logit_sigma")
