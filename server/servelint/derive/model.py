@@ -558,3 +558,46 @@ def dtype(ctx: "View") -> tuple[str | None, bool, str]:
         return "float16", True, "the checkpoint's dtype float16"
     return "bfloat16", False, "the checkpoint's dtype bfloat16, kept on GPUs with bfloat16 support"
 
+
+
+# Model types with a ModelArchConfigConvertor of their own
+# (``MODEL_ARCH_CONFIG_CONVERTORS``, transformers_utils/model_arch_config_convertor.py,
+# the union over 0.27.1-0.33.0): their head counts may be read another way.
+_OWN_CONVERTOR = frozenset(
+    """
+    RefinedWeb RefinedWebModel bailing_hybrid_mtp bailing_hybrid_v3_mtp cohere_asr dbrx deepseek_mtp
+    deepseek_v4 diffusion_gemma diffusion_gemma_text ernie_mtp falcon falcon_mamba gemma4 gemma4_mtp
+    gemma4_text gemma4_unified gemma4_unified_text glm4_moe_mtp glm_ocr_mtp longcat_flash
+    longcat_flash_mtp mamba medusa mimo_mtp mimo_v2 mimo_v2_flash mimo_v2_mtp mimo_v2_omni_mtp
+    moss_audio mpt nemotron-nas pangu_ultra_moe_mtp qwen3_5 qwen3_5_mtp qwen3_next_mtp
+    qwen3_omni_moe qwen4_exp_mtp step3p5_mtp timm_wrapper zamba2
+    """.split()
+)
+
+
+# ``CONFIG_FIELD_ALIASES["total_num_kv_heads"]`` (transformers_utils/config.py,
+# 0.33.0 :57; "num_attention_groups" is newer): the first one present wins.
+_KV_HEAD_KEYS = ("n_head_kv", "num_kv_heads", "num_key_value_heads", "multi_query_group_num", "num_attention_groups")
+
+
+def total_num_kv_heads(ctx: "View") -> int | None:
+    """``ModelConfig.get_total_num_kv_heads()``: the text config's
+    ``num_key_value_heads`` (or ``num_kv_heads``) as written in config.json.
+
+    None unless exactly one of those two keys is written as a positive int
+    and no other alias is: a key left out takes the config class's default,
+    which is not always ``num_attention_heads`` (Qwen2's is 32).  None as
+    well for model types with a convertor of their own, heterogeneous
+    models and an MLA model (its KV heads are not what vLLM uses).
+    """
+    text = text_config(ctx)
+    if text is None or heterogeneous(ctx):
+        return None
+    types = _model_types(ctx)
+    if not types or types & _OWN_CONVERTOR or types & _HEADS_ELSEWHERE:
+        return None
+    present = [k for k in _KV_HEAD_KEYS if text.get(k) is not None]
+    if len(present) != 1 or present[0] not in ("num_kv_heads", "num_key_value_heads"):
+        return None
+    value = text.get(present[0])
+    return value if is_int(value) and value > 0 else None

@@ -21,11 +21,13 @@ def _literal_choices(type_text: str | None) -> list | None:
     """The allowed values of a field annotated ``Literal[...]`` (and nothing wider)."""
     if not type_text or "str]" in type_text.replace(" ", "") and "Union[" in type_text:
         return None
-    m = re.search(_LITERAL, type_text)
-    if not m:
+    # Every Literal of a union counts (``PoolerConfig.pooling_type`` is
+    # ``Literal["CLS", "LAST", "MEAN"] | Literal["ALL", "STEP"] | None``).
+    groups = re.findall(_LITERAL, type_text)
+    if not groups:
         return None
     try:
-        return json.loads("[" + m.group(1).replace("'", '"') + "]")
+        return [c for g in groups for c in json.loads("[" + g.replace("'", '"') + "]")]
     except ValueError:
         return None
 
