@@ -4,13 +4,14 @@ check, and the finding on it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
-from ...derive.flags import value_of
+from ...derive.base import UNKNOWN, Derived
+from ...derive.flags import json_of, value_of, written
+from ..base import Context, Finding, Rule, finding, related, vllm_message
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...argv import Flag
-    from ..base import Context
 
 
 def written_choice(ctx: "Context", dest: str, choice: str) -> "Flag | None":
@@ -31,28 +32,128 @@ def moonep(ctx: "Context") -> "Flag | None":
     return written_choice(ctx, "all2all_backend", "moonep")
 
 
-def has_nixl_connector(ctx: "Context"):
-    """``kv_transfer_config.has_connector("NixlConnector")``: NixlConnector as
+
+def has_connector(ctx: "Context", name: str):
+    """``kv_transfer_config.has_connector(name)``: the connector as
     ``kv_connector`` or as a child of MultiConnector
     (``kv_connector_extra_config.connectors``, vllm/config/kv_transfer.py).
     A ``Derived`` (True/False, the ``--kv-transfer-config`` flags) or
     UNKNOWN when the file does not show the config."""
-    from ...derive.base import UNKNOWN, Derived
-    from ...derive.flags import json_of
-
     cfg = json_of(ctx.invocation, "kv_transfer_config")
     if not cfg.known:
         return UNKNOWN
     value = cfg.value
     connector = value.get("kv_connector")
-    if connector == "NixlConnector":
+    if connector == name:
         return Derived(True, cfg.how, "", cfg.flags)
     if connector == "MultiConnector":
         extra = value.get("kv_connector_extra_config", {})
         children = extra.get("connectors", []) if isinstance(extra, dict) else None
         if not isinstance(children, list) or not all(isinstance(c, dict) for c in children):
             return UNKNOWN
-        return Derived(any(c.get("kv_connector") == "NixlConnector" for c in children), cfg.how, "", cfg.flags)
+        return Derived(any(c.get("kv_connector") == name for c in children), cfg.how, "", cfg.flags)
     if connector is not None and not isinstance(connector, str):
         return UNKNOWN
     return Derived(False, cfg.how, "", cfg.flags)
+
+
+def has_nixl_connector(ctx: "Context"):
+    """``kv_transfer_config.has_connector("NixlConnector")`` (``has_connector``)."""
+    return has_connector(ctx, "NixlConnector")
+
+
+def hisparse(ctx: "Context"):
+    """Whether ``attention_config.hisparse_config`` is set when ``VllmConfig``
+    checks it (0.30.0+): written in ``--attention-config``, or created for a
+    HiSparseConnector in ``--kv-transfer-config``.  A ``Derived`` whose flags
+    are the ones that turn HiSparse on; UNKNOWN when the file does not show."""
+    att = json_of(ctx.invocation, "attention_config")
+    if not att.known:
+        return UNKNOWN
+    if att.value.get("hisparse_config") is not None:
+        return Derived(True, "flag", "", att.flags)
+    conn = has_connector(ctx, "HiSparseConnector")
+    if not conn.known:
+        return UNKNOWN
+    return conn
+
+
+class HiSparseCheck(Rule):
+    """What the HiSparse rules share: vLLM checks them one after the other
+    once HiSparse is on, on CUDA only (``HiSparse currently requires NVIDIA
+    CUDA.`` first).  A rule says what blocks HiSparse (``blocker``): the
+    flag to report on and a note, or None."""
+
+    def blocker(self, ctx: "Context"):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def check(self, ctx: "Context") -> Iterable[Finding]:
+        if ctx.target != "cuda":
+            return
+        on = hisparse(ctx)
+        if on.value is not True or not on.flags:
+            return
+        got = self.blocker(ctx)
+        if got is None:
+            return
+        flag, note = got
+        key = self.vllm_checks[0].key
+        message = vllm_message(ctx, key)
+        if message is None:
+            return
+        if flag is None:
+            yield finding(ctx, on.flags[-1], message, key, note=note)
+            return
+        rel = related(ctx, on.flags[-1:], "HiSparse turned on by {flag}")
+        yield finding(ctx, flag, message, key, note=note, related_to=rel)
+
+
+def full_cudagraph_mode(ctx: "Context") -> "Flag | None":
+    """The ``--compilation-config`` flag when it writes ``cudagraph_mode``
+    FULL and nothing before the HiSparse check may change it (eager mode,
+    speculative decoding's dynamic override); None otherwise."""
+    inv = ctx.invocation
+    cc = json_of(inv, "compilation_config")
+    if cc.how != "flag" or not cc.flags:
+        return None
+    mode = cc.value.get("cudagraph_mode")
+    if not isinstance(mode, str) or mode.upper() != "FULL":
+        return None
+    eager = value_of(inv, "enforce_eager")
+    if not eager.known or eager.value or written(inv, "speculative_config"):
+        return None
+    return cc.flags[-1]
+
+
+# The HiSparse block's checks in vLLM's order (vllm/config/vllm.py
+# ``__post_init__``): pipeline parallelism, decode context parallelism,
+# cudagraph_mode FULL (0.32.0+), --no-scheduler-reserve-full-isl (0.31.0+),
+# a model without ``index_topk``.
+_HISPARSE_STAGES = ("pp", "dcp", "full", "isl", "dsa")
+
+
+def hisparse_passes(ctx: "Context", stage: str) -> bool:
+    """Whether the HiSparse checks before ``stage`` pass, as the file shows
+    the launch (False when one fails or is not known)."""
+    from ...derive.base import is_int
+
+    inv = ctx.invocation
+    for before in _HISPARSE_STAGES[:_HISPARSE_STAGES.index(stage)]:
+        if before in ("pp", "dcp"):
+            dest = "pipeline_parallel_size" if before == "pp" else "decode_context_parallel_size"
+            v = value_of(inv, dest)
+            if not is_int(v.value) or v.value != 1:
+                return False
+        elif before == "full" and ctx.at_least("0.32.0"):
+            # FULL as written, even where eager mode may turn it off: unsure.
+            cc = json_of(inv, "compilation_config")
+            if not cc.known:
+                return False
+            mode = cc.value.get("cudagraph_mode")
+            if mode is not None and (not isinstance(mode, str) or mode.upper() == "FULL"):
+                return False
+        elif before == "isl" and ctx.at_least("0.31.0"):
+            isl = value_of(inv, "scheduler_reserve_full_isl")
+            if not isl.known or isl.value is False:
+                return False
+    return True
