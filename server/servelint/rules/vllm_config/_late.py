@@ -157,3 +157,64 @@ def hisparse_passes(ctx: "Context", stage: str) -> bool:
             if not isl.known or isl.value is False:
                 return False
     return True
+
+
+def proton_config(ctx: "Context") -> "tuple[dict, Flag] | None":
+    """The ``--profiler-config`` object and flag when it selects the Proton
+    profiler in a form ``ProfilerConfig`` accepts (a local
+    ``proton_profiler_dir``; ``proton_data`` tree for graph attribution),
+    else None."""
+    cfg = json_of(ctx.invocation, "profiler_config")
+    if cfg.how != "flag" or not cfg.flags or cfg.value.get("profiler") != "proton":
+        return None
+    value = cfg.value
+    where = value.get("proton_profiler_dir")
+    if not isinstance(where, str) or not where or "://" in where:
+        return None
+    attribution = value.get("proton_graph_attribution", False)
+    mode = value.get("proton_mode")
+    if not isinstance(attribution, bool) or not (mode is None or isinstance(mode, str)):
+        return None
+    if attribution and value.get("proton_data", "tree") != "tree":
+        return None
+    return value, cfg.flags[-1]
+
+
+def proton_pcsampling(value: dict) -> bool:
+    """``proton_mode`` names PC sampling (``pcsampling`` or ``pcsampling:...``)."""
+    mode = value.get("proton_mode")
+    return bool(mode) and mode.split(":", 1)[0].lower() == "pcsampling"
+
+
+def cuda_graphs_on(ctx: "Context") -> bool | None:
+    """Whether ``VllmConfig._validate_profiler_config`` sees CUDA graphs
+    (0.30.0+): ``cudagraph_mode`` other than NONE, or ``cudagraph_mm_encoder``
+    without eager mode.  True only on target ``cuda`` for a plain generative
+    model with nothing written that may turn graphs off (``-O``, a
+    compilation ``mode``, an all2all backend such as MoonEP); None when
+    servelint cannot tell."""
+    inv = ctx.invocation
+    eager = value_of(inv, "enforce_eager")
+    if not eager.known:
+        return None
+    if eager.value:
+        return False
+    cc = json_of(inv, "compilation_config")
+    if not cc.known:
+        return None
+    mode = cc.value.get("cudagraph_mode")
+    if isinstance(mode, str) and mode.strip().upper() == "NONE":
+        encoder = cc.value.get("cudagraph_mm_encoder", False)
+        return False if encoder is False else None
+    if ctx.target != "cuda" or mode is not None and not isinstance(mode, str):
+        return None
+    if "mode" in cc.value or written(inv, "optimization_level") or written(inv, "all2all_backend"):
+        return None
+    from ...derive.model import arch_facts
+
+    arch = arch_facts(ctx)
+    if arch is None or not arch.is_text_generation_model or arch.is_attention_free:
+        return None
+    if getattr(arch, "attn_type", None) == "encoder_decoder":
+        return None
+    return True
