@@ -78,6 +78,9 @@ CHECKS = {
         # _verify_kv_transfer_compat.
         VllmCheck("vllm_config.kv_expandable",
                   "is incompatible with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True ", _VLLM_PY),
+        # _maybe_override_dynamic_sd_cudagraph_mode (a warning).
+        VllmCheck("vllm_config.dynamic_piecewise",
+                  "Dynamic speculative decoding changes the target verification length at runtime. ", _VLLM_PY),
         # _resolve_and_verify_engram_config.
         VllmCheck("vllm_config.engram_dbo", "DeepSeek V4.1 Engram does not support DBO or microbatching. ",
                   _VLLM_PY),
