@@ -12,14 +12,14 @@ fixed.  A check whose inputs the file does not show is skipped.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 from ...derive.base import UNKNOWN, Derived, is_int
 from ...derive.flags import json_of, value_of, written
 from ...derive.runner import V2_ENV, use_v2_model_runner
-from ...diagnostics import Related
+from ...diagnostics import Category, Related, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, finding, release_has, vllm_message
+from ..base import Context, Finding, Rule, finding, related, release_has, vllm_message
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...argv import Flag
@@ -149,8 +149,6 @@ def v2_related(ctx: Context, v2: Derived) -> list[Related]:
     """Where the runner choice comes from: the variable, or the flags that decided it."""
     if v2.how == "env":
         return env_related(ctx, V2_ENV)
-    from ..base import related
-
     return related(ctx, v2.flags, "Model Runner V1 chosen because of {flag}") if v2.flags else []
 
 
@@ -172,3 +170,55 @@ def int_above(ctx: Context, dest: str, floor: int) -> Derived | None:
     if v.how == "flag" and is_int(v.value) and v.value > floor:
         return v
     return None
+
+
+class VllmConfigRule(Rule):
+    """Base of the family: an error of one ``VllmConfig`` validator, reviewed
+    against every release servelint knows.  A rule whose validator runs only
+    when a feature is on names it (``feature``) and lists what fails
+    (``problems``); the others write their own ``check``."""
+
+    category = Category.INCOMPATIBLE
+    severity = Severity.ERROR
+    reviewed = ("0.25.0", "0.33.0")
+
+    def feature(self, ctx: Context) -> Derived:  # pragma: no cover - overridden where used
+        return UNKNOWN
+
+    def problems(self, ctx: Context, on: Derived) -> Iterable[Finding | None]:  # pragma: no cover
+        return ()
+
+    def check(self, ctx: Context) -> Iterable[Finding]:
+        on = self.feature(ctx)
+        if not on.value or not on.flags:
+            return
+        for found in self.problems(ctx, on):
+            if found is not None:
+                yield found
+
+
+class RoutedExpertsRule(VllmConfigRule):
+    """A check of ``_verify_aux_output_compatibility`` (before 0.31.0, of
+    ``__post_init__``): on when routed experts are returned."""
+
+    requires = ("--enable-return-routed-experts", "--aux-output-config")
+
+    def feature(self, ctx: Context) -> Derived:
+        return routed_experts(ctx)
+
+    @staticmethod
+    def here(ctx: Context, on: Derived) -> list[Related]:
+        return related(ctx, on.flags, "routed experts requested here")
+
+
+class SamplingReplayRule(VllmConfigRule):
+    """A check of ``_verify_sampling_replay_config``: on with ``--return-sampling-mask``."""
+
+    requires = ("--return-sampling-mask",)
+
+    def feature(self, ctx: Context) -> Derived:
+        return switched_on(ctx, "return_sampling_mask")
+
+    @staticmethod
+    def here(ctx: Context, on: Derived) -> list[Related]:
+        return related(ctx, on.flags, "sampling distribution replay requested here")

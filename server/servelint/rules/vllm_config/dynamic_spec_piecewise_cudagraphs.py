@@ -7,10 +7,10 @@ from typing import Iterable
 from ...derive.base import is_int
 from ...derive.flags import json_of, value_of
 from ...derive.speculative import proposer
-from ...diagnostics import Category, Severity
-from ..base import Context, Finding, Rule, related, release_has
+from ...diagnostics import Severity
+from ..base import Context, Finding, related, release_has
 from ..speculative._shared import key_finding, settled_method
-from ._shared import checks, v2_off, v2_related
+from ._shared import VllmConfigRule, checks, v2_off, v2_related
 
 # ``VllmConfig._maybe_disable_dynamic_sd_for_v1`` keeps the schedule on V1
 # only for these methods (the others lose it before the cudagraph override).
@@ -33,7 +33,7 @@ def _full_mode(ctx: Context):
     return None, None
 
 
-class DynamicSpecPiecewiseCudagraphs(Rule):
+class DynamicSpecPiecewiseCudagraphs(VllmConfigRule):
     """A dynamic speculative-token schedule on Model Runner V1 with a full CUDA-graph mode: vLLM uses piecewise graphs.
 
     ## What it does
@@ -76,10 +76,8 @@ class DynamicSpecPiecewiseCudagraphs(Rule):
 
     code = "SL609"
     name = "dynamic-spec-piecewise-cudagraphs"
-    category = Category.INCOMPATIBLE
     severity = Severity.WARNING
     vllm_checks = checks("dynamic_piecewise")
-    reviewed = ("0.25.0", "0.33.0")
     requires = ("--speculative-config",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:

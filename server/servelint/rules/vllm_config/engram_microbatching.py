@@ -5,14 +5,13 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...derive.model import text_config
-from ...diagnostics import Category, Severity
-from ..base import Context, Finding, Rule, model_note
-from ._shared import checks, int_above, report, switched_on
+from ..base import Context, Finding, model_note
+from ._shared import VllmConfigRule, checks, int_above, report, switched_on
 
 _ARCH = "DeepseekV41ForCausalLM"
 
 
-class EngramMicrobatching(Rule):
+class EngramMicrobatching(VllmConfigRule):
     """`--enable-dbo` or `--ubatch-size` above 1 on a DeepSeek V4.1 model with Engram layers.
 
     ## What it does
@@ -46,10 +45,7 @@ class EngramMicrobatching(Rule):
 
     code = "SL608"
     name = "engram-microbatching"
-    category = Category.INCOMPATIBLE
-    severity = Severity.ERROR
     vllm_checks = checks("engram_dbo")
-    reviewed = ("0.25.0", "0.33.0")
     requires = ("--enable-dbo", "--ubatch-size")
 
     def check(self, ctx: Context) -> Iterable[Finding]:

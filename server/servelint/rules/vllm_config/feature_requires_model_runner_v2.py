@@ -6,16 +6,15 @@ from typing import Iterable
 
 from ...derive.flags import json_of, written
 from ...derive.runner import V2_ENV, v2_env
-from ...diagnostics import Category, Severity
-from ..base import Context, Finding, Rule
-from ._shared import checks, env_related, report, routed_experts, switched_on, v2_off, v2_related
+from ..base import Context, Finding
+from ._shared import VllmConfigRule, checks, env_related, report, routed_experts, switched_on, v2_off, v2_related
 
 # In-tree platforms whose model runners are vLLM's own (AuxOutput is wired
 # to Model Runner V2 only); TPU and out-of-tree platforms check it themselves.
 _IN_TREE = ("cuda", "rocm", "cpu", "xpu")
 
 
-class FeatureRequiresModelRunnerV2(Rule):
+class FeatureRequiresModelRunnerV2(VllmConfigRule):
     """HiSparse, routed-experts output, sampling distribution replay or trace replay under Model Runner V1.
 
     ## What it does
@@ -63,10 +62,7 @@ class FeatureRequiresModelRunnerV2(Rule):
 
     code = "SL600"
     name = "feature-requires-model-runner-v2"
-    category = Category.INCOMPATIBLE
-    severity = Severity.ERROR
     vllm_checks = checks("hisparse_v2", "aux_v2", "sampling_v2", "trace_v2")
-    reviewed = ("0.25.0", "0.33.0")
     requires = ("--attention-config", "--enable-return-routed-experts", "--aux-output-config",
                 "--return-sampling-mask", "--enable-trace-replay")
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...derive.kv_transfer import connector_name
-from ...diagnostics import Category, Severity
-from ..base import Context, Finding, Rule
-from ._shared import checks, env_related, report, switched_on
+from ..base import Context, Finding
+from ._shared import VllmConfigRule, checks, env_related, report, switched_on
 
 _ENV = "PYTORCH_CUDA_ALLOC_CONF"
 
 
-class KvConnectorExpandableSegments(Rule):
+class KvConnectorExpandableSegments(VllmConfigRule):
     """A KV connector with `PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True` and no cumem allocator.
 
     ## What it does
@@ -52,10 +51,7 @@ class KvConnectorExpandableSegments(Rule):
 
     code = "SL604"
     name = "kv-connector-expandable-segments"
-    category = Category.INCOMPATIBLE
-    severity = Severity.ERROR
     vllm_checks = checks("kv_expandable")
-    reviewed = ("0.25.0", "0.33.0")
     requires = (_ENV,)
 
     def check(self, ctx: Context) -> Iterable[Finding]:

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Iterable
-
 from ...derive.flags import json_of, last_flag, written
 from ...derive.speculative import speculative_args
-from ...diagnostics import Category, Severity
-from ..base import Context, Finding, Rule, related
-from ._shared import checks, has, int_above, report, routed_experts
+from ..base import Context
+from ._shared import RoutedExpertsRule, checks, has, int_above, report
 
 # The P/D connectors ``_verify_aux_output_compatibility`` refuses (0.31.0+),
 # in its order, directly or as a MultiConnector child (``KVTransferConfig.has_connector``).
@@ -52,7 +49,7 @@ def _written_connector(ctx: Context):
     return None
 
 
-class RoutedExpertsIncompatible(Rule):
+class RoutedExpertsIncompatible(RoutedExpertsRule):
     """`--enable-return-routed-experts` with adaptive verification, pipeline or context parallelism, or a P/D KV connector.
 
     ## What it does
@@ -93,17 +90,10 @@ class RoutedExpertsIncompatible(Rule):
 
     code = "SL603"
     name = "routed-experts-incompatible"
-    category = Category.INCOMPATIBLE
-    severity = Severity.ERROR
     vllm_checks = checks("aux_adaptive", "aux_pp", "aux_cp", "aux_pd", "aux_kv")
-    reviewed = ("0.25.0", "0.33.0")
-    requires = ("--enable-return-routed-experts", "--aux-output-config")
 
-    def check(self, ctx: Context) -> Iterable[Finding]:
-        aux = routed_experts(ctx)
-        if not aux.value:
-            return
-        here = related(ctx, aux.flags, "routed experts requested here")
+    def problems(self, ctx, on):
+        here = self.here(ctx, on)
         out = []
         s = speculative_args(ctx)
         if s is not None and s.get("enable_adaptive_verification") is True:
@@ -124,4 +114,4 @@ class RoutedExpertsIncompatible(Rule):
             flag = _written_connector(ctx)
             if flag is not None:
                 out.append(report(ctx, flag, "aux_kv", related_to=here))
-        yield from (f for f in out if f is not None)
+        return out

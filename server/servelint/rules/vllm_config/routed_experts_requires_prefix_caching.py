@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Iterable
-
 from ...derive.cache import prefix_caching
-from ...diagnostics import Category, Severity
-from ..base import Context, Finding, Rule, related
-from ._shared import checks, report, routed_experts
+from ._shared import RoutedExpertsRule, checks, report
 
 
-class RoutedExpertsRequiresPrefixCaching(Rule):
+class RoutedExpertsRequiresPrefixCaching(RoutedExpertsRule):
     """`--enable-return-routed-experts` with prefix caching off.
 
     ## What it does
@@ -44,23 +40,13 @@ class RoutedExpertsRequiresPrefixCaching(Rule):
 
     code = "SL602"
     name = "routed-experts-requires-prefix-caching"
-    category = Category.INCOMPATIBLE
-    severity = Severity.ERROR
     vllm_checks = checks("aux_prefix")
-    reviewed = ("0.25.0", "0.33.0")
-    requires = ("--enable-return-routed-experts", "--aux-output-config")
 
-    def check(self, ctx: Context) -> Iterable[Finding]:
-        aux = routed_experts(ctx)
-        if not aux.value:
-            return
+    def problems(self, ctx, on):
         pc = prefix_caching(ctx)
         if pc.value is not False:
             return
         if pc.how == "flag" and pc.flags:
-            found = report(ctx, pc.flags[-1], "aux_prefix",
-                           related_to=related(ctx, aux.flags, "routed experts requested here"))
+            yield report(ctx, pc.flags[-1], "aux_prefix", related_to=self.here(ctx, on))
         else:
-            found = report(ctx, aux.flags[-1], "aux_prefix", note=pc.why)
-        if found is not None:
-            yield found
+            yield report(ctx, on.flags[-1], "aux_prefix", note=pc.why)

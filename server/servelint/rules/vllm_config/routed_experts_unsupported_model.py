@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Iterable
-
 from ...derive.flags import value_of
 from ...derive.model import is_moe
-from ...diagnostics import Category, Severity
-from ..base import Context, Finding, Rule, inferred_architecture, model_note, related
-from ._shared import checks, report, routed_experts
+from ..base import model_note, related
+from ._shared import RoutedExpertsRule, checks, report
 
 
-class RoutedExpertsUnsupportedModel(Rule):
+class RoutedExpertsUnsupportedModel(RoutedExpertsRule):
     """`--enable-return-routed-experts` with a pooling runner or a model without experts.
 
     ## What it does
@@ -47,30 +44,16 @@ class RoutedExpertsUnsupportedModel(Rule):
 
     code = "SL601"
     name = "routed-experts-unsupported-model"
-    category = Category.INCOMPATIBLE
-    severity = Severity.ERROR
     vllm_checks = checks("aux_generate", "aux_moe")
-    reviewed = ("0.25.0", "0.33.0")
-    requires = ("--enable-return-routed-experts", "--aux-output-config")
 
-    def check(self, ctx: Context) -> Iterable[Finding]:
-        aux = routed_experts(ctx)
-        if not aux.value:
-            return
-        anchor = aux.flags[-1]
+    def problems(self, ctx, on):
+        anchor = on.flags[-1]
         runner = value_of(ctx.invocation, "runner")
         if runner.how == "flag" and runner.value == "pooling":
-            found = report(ctx, anchor, "aux_generate", note="--runner pooling",
-                           related_to=related(ctx, runner.flags, "pooling runner chosen here"))
-            if found is not None:
-                yield found
+            yield report(ctx, anchor, "aux_generate", note="--runner pooling",
+                         related_to=related(ctx, runner.flags, "pooling runner chosen here"))
         if is_moe(ctx) is False:
-            note = "the model's config.json has no experts"
-            inferred = inferred_architecture(ctx)
-            found = report(ctx, anchor, "aux_moe", note=f"{note}; {inferred}" if inferred else note,
-                           related_to=[n for n in (model_note(ctx),) if n is not None])
-            if found is not None:
-                if inferred:
-                    found.severity = Severity.WARNING
-                yield found
+            # is_moe reads the config.json itself: never an inferred architecture.
+            yield report(ctx, anchor, "aux_moe", note="the model's config.json has no experts",
+                         related_to=[n for n in (model_note(ctx),) if n is not None])
 

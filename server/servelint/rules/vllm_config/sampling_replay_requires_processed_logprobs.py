@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Iterable
-
 from ...derive.flags import value_of
-from ...diagnostics import Category, Severity
-from ..base import Context, Finding, Rule, related
-from ._shared import checks, report, switched_on
+from ._shared import SamplingReplayRule, checks, report
 
 
-class SamplingReplayRequiresProcessedLogprobs(Rule):
+class SamplingReplayRequiresProcessedLogprobs(SamplingReplayRule):
     """`--return-sampling-mask` without `--logprobs-mode processed_logprobs`.
 
     ## What it does
@@ -42,23 +38,13 @@ class SamplingReplayRequiresProcessedLogprobs(Rule):
 
     code = "SL606"
     name = "sampling-replay-requires-processed-logprobs"
-    category = Category.INCOMPATIBLE
-    severity = Severity.ERROR
     vllm_checks = checks("sampling_logprobs")
-    reviewed = ("0.25.0", "0.33.0")
-    requires = ("--return-sampling-mask",)
 
-    def check(self, ctx: Context) -> Iterable[Finding]:
-        on = switched_on(ctx, "return_sampling_mask")
-        if not on.value:
-            return
+    def problems(self, ctx, on):
         mode = value_of(ctx.invocation, "logprobs_mode")
         if not mode.known or mode.value == "processed_logprobs":
             return
         if mode.how == "flag" and mode.flags:
-            found = report(ctx, mode.flags[-1], "sampling_logprobs",
-                           related_to=related(ctx, on.flags, "sampling distribution replay requested here"))
+            yield report(ctx, mode.flags[-1], "sampling_logprobs", related_to=self.here(ctx, on))
         else:
-            found = report(ctx, on.flags[-1], "sampling_logprobs", note=f"--logprobs-mode defaults to {mode.value}")
-        if found is not None:
-            yield found
+            yield report(ctx, on.flags[-1], "sampling_logprobs", note=f"--logprobs-mode defaults to {mode.value}")

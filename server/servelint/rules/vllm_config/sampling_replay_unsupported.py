@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Iterable
-
 from ...derive.flags import value_of
 from ...derive.model import model_config
 from ...derive.speculative import speculation, speculative_args
-from ...diagnostics import Category, Severity
-from ..base import Context, Finding, Rule, model_note, related
-from ._shared import checks, has, report, switched_on
+from ..base import model_note
+from ._shared import SamplingReplayRule, checks, has, report
 
 
-class SamplingReplayUnsupported(Rule):
+class SamplingReplayUnsupported(SamplingReplayRule):
     """`--return-sampling-mask` with speculative decoding, a diffusion model or custom logits processors.
 
     ## What it does
@@ -49,17 +46,10 @@ class SamplingReplayUnsupported(Rule):
 
     code = "SL605"
     name = "sampling-replay-unsupported"
-    category = Category.INCOMPATIBLE
-    severity = Severity.ERROR
     vllm_checks = checks("sampling_spec", "sampling_adaptive", "sampling_diffusion", "sampling_lp")
-    reviewed = ("0.25.0", "0.33.0")
-    requires = ("--return-sampling-mask",)
 
-    def check(self, ctx: Context) -> Iterable[Finding]:
-        on = switched_on(ctx, "return_sampling_mask")
-        if not on.value:
-            return
-        here = related(ctx, on.flags, "sampling distribution replay requested here")
+    def problems(self, ctx, on):
+        here = self.here(ctx, on)
         out = []
         if has(ctx, "sampling_spec"):
             spec = speculation(ctx.invocation)
@@ -76,4 +66,4 @@ class SamplingReplayUnsupported(Rule):
         lp = value_of(ctx.invocation, "logits_processors")
         if lp.how == "flag" and lp.value and lp.flags:
             out.append(report(ctx, lp.flags[-1], "sampling_lp", related_to=here))
-        yield from (f for f in out if f is not None)
+        return out

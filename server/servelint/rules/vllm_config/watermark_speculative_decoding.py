@@ -6,10 +6,9 @@ from typing import Iterable
 
 from ...derive.flags import json_of, written
 from ...derive.speculative import speculative_args
-from ...diagnostics import Category, Severity
 from ...values import effective
-from ..base import Context, Finding, Rule, related, vllm_message
-from ._shared import checks, report
+from ..base import Context, Finding, related, vllm_message
+from ._shared import VllmConfigRule, checks, report
 
 # Methods SpeculativeConfig keeps as written that are never model-based
 # autoregressive drafters (the ones watermarking refuses whatever the release).
@@ -17,7 +16,7 @@ _OTHER_METHODS = frozenset({"ngram", "ngram_gpu", "medusa", "mlp_speculator", "d
                             "extract_hidden_states"})
 
 
-class WatermarkSpeculativeDecoding(Rule):
+class WatermarkSpeculativeDecoding(VllmConfigRule):
     """`--watermark-config` with a speculative config watermarking does not support.
 
     ## What it does
@@ -61,11 +60,8 @@ class WatermarkSpeculativeDecoding(Rule):
 
     code = "SL607"
     name = "watermark-speculative-decoding"
-    category = Category.INCOMPATIBLE
-    severity = Severity.ERROR
     vllm_checks = checks("watermark_draft", "watermark_rejection", "watermark_parallel", "watermark_method",
                          "watermark_algorithm")
-    reviewed = ("0.25.0", "0.33.0")
     requires = ("--watermark-config",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
