@@ -73,7 +73,7 @@ def connector_name(ctx: "View") -> Derived:
                 return UNKNOWN
             var = inv.env.get("VLLM_USE_SIMPLE_KV_OFFLOAD")
             if var is None:
-                return Derived("OffloadingConnector", "flag", "--kv-offloading-size creates it", flags)
+                return Derived("OffloadingConnector", "flag", "the connector --kv-offloading-size creates", flags)
             if var.value is None or not var.exact:
                 return UNKNOWN
             try:
@@ -81,7 +81,7 @@ def connector_name(ctx: "View") -> Derived:
             except ValueError:
                 return UNKNOWN
             name = "SimpleCPUOffloadConnector" if simple else "OffloadingConnector"
-            return Derived(name, "flag", f"--kv-offloading-size creates it (VLLM_USE_SIMPLE_KV_OFFLOAD={var.value})",
+            return Derived(name, "flag", f"the connector --kv-offloading-size creates with VLLM_USE_SIMPLE_KV_OFFLOAD={var.value}",
                            flags)
     cfg = json_of(inv, "kv_transfer_config")
     if not cfg.known:
