@@ -81,8 +81,8 @@ def connector_name(ctx: "View") -> Derived:
             except ValueError:
                 return UNKNOWN
             name = "SimpleCPUOffloadConnector" if simple else "OffloadingConnector"
-            return Derived(name, "flag", f"the connector --kv-offloading-size creates with VLLM_USE_SIMPLE_KV_OFFLOAD={var.value}",
-                           flags)
+            why = f"the connector --kv-offloading-size creates with VLLM_USE_SIMPLE_KV_OFFLOAD={var.value}"
+            return Derived(name, "flag", why, flags)
     cfg = json_of(inv, "kv_transfer_config")
     if not cfg.known:
         return UNKNOWN

@@ -104,7 +104,8 @@ class DynamicSpecPiecewiseCudagraphs(VllmConfigRule):
                    f"cudagraph_mode from {mode} to PIECEWISE for reliability. Use VLLM_USE_V2_MODEL_RUNNER=1 if you "
                    "want to use full CUDA graphs.")
         why = v2.why if v2.how != "env" else "VLLM_USE_V2_MODEL_RUNNER=0"
-        yield key_finding(ctx, p.args, "num_speculative_tokens_per_batch_size", message, "vllm_config.dynamic_piecewise",
+        key = "num_speculative_tokens_per_batch_size"
+        yield key_finding(ctx, p.args, key, message, "vllm_config.dynamic_piecewise",
                           message=(f"vLLM runs piecewise CUDA graphs, not cudagraph_mode {mode}: a dynamic "
                                    f"speculative-token schedule on Model Runner V1 ({why}) overrides it"),
                           related_to=related(ctx, (flag,), "cudagraph mode set here") + v2_related(ctx, v2))

@@ -44,7 +44,8 @@ def _written_connector(ctx: Context):
     cfg = json_of(inv, "kv_transfer_config")
     if not cfg.known or not cfg.flags:
         return None
-    if cfg.value.get("kv_connector") is not None and cfg.value.get("kv_role") in ("kv_producer", "kv_consumer", "kv_both"):
+    role = cfg.value.get("kv_role")
+    if cfg.value.get("kv_connector") is not None and role in ("kv_producer", "kv_consumer", "kv_both"):
         return cfg.flags[-1]
     return None
 

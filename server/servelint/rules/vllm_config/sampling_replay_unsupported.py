@@ -61,7 +61,8 @@ class SamplingReplayUnsupported(SamplingReplayRule):
                 out.append(report(ctx, s.anchor, "sampling_adaptive", related_to=here))
         cfg = model_config(ctx)
         if cfg is not None and cfg.get("canvas_length") is not None:
-            out.append(report(ctx, on.flags[-1], "sampling_diffusion", note="the model's config.json sets canvas_length",
+            note = "the model's config.json sets canvas_length"
+            out.append(report(ctx, on.flags[-1], "sampling_diffusion", note=note,
                               related_to=[n for n in (model_note(ctx),) if n is not None]))
         lp = value_of(ctx.invocation, "logits_processors")
         if lp.how == "flag" and lp.value and lp.flags:
