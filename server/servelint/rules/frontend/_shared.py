@@ -5,17 +5,19 @@ vLLM validates, pydantic's lax booleans, and the order of
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable
 
 from ...derive.flags import json_keys_known, json_of, switch, value_of, written
 from ...derive.base import is_int
 from ...derive.serve import rust_frontend_on
 from ...knowledge.validators import VllmCheck
+from ...diagnostics import Category, Severity
 from ...model import Entry
+from ..base import Rule
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...argv import Flag
-    from ..base import Context
+    from ..base import Context, Finding
 
 # StructuredOutputsBackend (config/structured_outputs.py, the same five in
 # 0.25.0-0.33.0).
@@ -76,6 +78,13 @@ def whitespace_refused(obj: dict) -> bool:
 def serve_entry(ctx: "Context") -> bool:
     """Whether the launch runs `vllm serve` (the image's entrypoint does)."""
     return ctx.invocation.launch.entry in (Entry.SERVE, Entry.IMAGE)
+
+
+def headless_serve(ctx: "Context") -> bool:
+    """Whether the launch is `vllm serve --headless` as the file shows it
+    (not `--grpc`, which starts the gRPC server before any headless check)."""
+    inv = ctx.invocation
+    return serve_entry(ctx) and switch(inv, "headless") is True and switch(inv, "grpc") is False
 
 
 class GrpcPortProblem:
@@ -144,6 +153,21 @@ def _api_server_count(ctx: "Context") -> tuple[bool, Any]:
     return True, v.value
 
 
+class GrpcPortRule(Rule):
+    """What the rules of `validate_grpc_port_arg`'s checks share: each
+    module names its check (``_CHECK``), code, name and category."""
+
+    severity = Severity.ERROR
+    reviewed = ("0.32.0", "0.33.0")
+    anchor = "--grpc-port"
+    requires = ("--grpc-port",)
+    # The related note on the flags the check's conflict comes from.
+    partner_note: ClassVar[str] = ""
+
+    def check(self, ctx: "Context") -> "Iterable[Finding]":
+        return grpc_findings(ctx, self.vllm_checks[0].key, self.partner_note)
+
+
 def grpc_findings(ctx: "Context", key: str, partner_note: str = "") -> list:
     """The finding of rule ``key`` (one of `validate_grpc_port_arg`'s
     checks) when it is the one the launch fails first."""
@@ -170,10 +194,12 @@ REASONING_EFFORTS = VllmCheck(
 )
 
 
-def reasoning_effort_map(ctx: "Context") -> "tuple[Flag, Any] | None":
-    """The flag and parsed value of `--reasoning-effort-map` when the file
-    shows it and the release's efforts are known (None also for JSON
-    `null`, which vLLM takes as unset)."""
+def reasoning_effort_problem(ctx: "Context") -> "tuple[str, Flag, tuple, str] | None":
+    """What `validate_reasoning_effort_map` refuses in the launch's
+    `--reasoning-effort-map`: the check's key ("reasoning_effort_map.type"
+    or ".keys"), the flag, the values vLLM formats into its message and a
+    note; None when it passes, is JSON `null` (unset), is only known at run
+    time, or the release's efforts are not known."""
     from ..base import release_has
 
     inv = ctx.invocation
@@ -184,4 +210,57 @@ def reasoning_effort_map(ctx: "Context") -> "tuple[Flag, Any] | None":
         return None
     if grpc_port_problem(ctx) is not None:
         return None  # reported first
-    return v.flags[-1], v.value
+    value, flag = v.value, v.flags[-1]
+    if not isinstance(value, dict):
+        return "reasoning_effort_map.type", flag, (), "not an object"
+    if not all(isinstance(x, str) for x in value.values()):
+        return "reasoning_effort_map.type", flag, (), "a value is not a string"
+    unknown = sorted(set(value) - set(EFFORTS))
+    if unknown:
+        return "reasoning_effort_map.keys", flag, (repr(unknown), repr(list(EFFORTS))), ""
+    return None
+
+
+class ReasoningEffortMapRule(Rule):
+    """What the two rules of `validate_reasoning_effort_map` share."""
+
+    category = Category.INVALID_VALUE
+    severity = Severity.ERROR
+    reviewed = ("0.33.0", "0.33.0")
+    anchor = "--reasoning-effort-map"
+    requires = ("--reasoning-effort-map",)
+
+    def check(self, ctx: "Context") -> "Iterable[Finding]":
+        from ..base import finding, vllm_message
+
+        problem = reasoning_effort_problem(ctx)
+        key = self.vllm_checks[0].key
+        if problem is None or problem[0] != key:
+            return
+        _, flag, values, note = problem
+        yield finding(ctx, flag, vllm_message(ctx, key, *values), key, note=note)
+
+
+def capped_api_server_count(ctx: "Context") -> "tuple[int, list[Flag], list] | None":
+    """A written `--api-server-count` above 1 that `ServeSubcommand.cmd`
+    lowers to one (with a log line, not an error): the count, its flags and
+    a safe fix removing them; None when the count is not above 1 or not
+    known, when the launch is not `vllm serve`, and with `--headless`,
+    `--grpc` or the multi-port supervisor (which refuse it, or never get
+    there)."""
+    from ...derive.flags import int_or_none
+    from ...diagnostics import Applicability, Fix
+    from ..base import removal_fix
+
+    inv = ctx.invocation
+    known, count = int_or_none(inv, "api_server_count")
+    if not known or count is None or count <= 1 or not serve_entry(ctx):
+        return None
+    if switch(inv, "headless") is not False or switch(inv, "grpc") is not False:
+        return None
+    if switch(inv, "data_parallel_multi_port_external_lb") is not False:
+        return None  # the supervisor refuses the count first
+    flags = inv.flags_for("api_server_count")
+    fix = removal_fix(ctx, flags, "Remove --api-server-count")
+    fixes = [Fix(fix.title, fix.edits, Applicability.SAFE, preferred=True)] if fix is not None else []
+    return count, flags, fixes

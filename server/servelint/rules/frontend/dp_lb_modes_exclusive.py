@@ -50,8 +50,8 @@ class DpLbModesExclusive(Rule):
     written, is left to SL530 (the engine's check of the same pair).
 
     ## vLLM source
-    `ServeSubcommand.cmd`, after `validate_parsed_serve_args` and before the
-    engine config is built. vLLM's oracle does not run `cmd`: golden case.
+    `ServeSubcommand.cmd` detects the mode to default `--api-server-count`
+    from it (the oracle stops before `cmd`, hence a golden case).
     """
 
     code = "SL716"

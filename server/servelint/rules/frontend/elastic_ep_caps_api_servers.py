@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...derive.flags import int_or_none, switch, value_of
+from ...derive.flags import switch, value_of
 from ...derive.serve import rust_frontend_on
-from ...diagnostics import Applicability, Category, Fix, Severity
+from ...diagnostics import Applicability, Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule, finding, related, removal_fix
-from ._shared import serve_entry
+from ..base import Context, Finding, Rule, finding, related
+from ._shared import capped_api_server_count
 
 _CHECK = VllmCheck("serve.elastic_ep_api_servers", "Elastic EP only supports running with with at most one API server. ")
 
@@ -45,7 +45,8 @@ class ElasticEpCapsApiServers(Rule):
     (SL715) and with `VLLM_USE_RUST_FRONTEND` set (SL720).
 
     ## vLLM source
-    `ServeSubcommand.cmd`. vLLM's oracle does not run it: golden case.
+    The Elastic EP cap at the end of `ServeSubcommand.cmd`'s API server
+    count (a golden case: the oracle does not run `cmd`).
     """
 
     code = "SL719"
@@ -61,19 +62,12 @@ class ElasticEpCapsApiServers(Rule):
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation
-        known, count = int_or_none(inv, "api_server_count")
-        if not known or count is None or count <= 1 or not serve_entry(ctx):
+        if switch(inv, "enable_elastic_ep") is not True or rust_frontend_on(ctx) is not False:
             return
-        if switch(inv, "enable_elastic_ep") is not True:
+        capped = capped_api_server_count(ctx)
+        if capped is None:
             return
-        if switch(inv, "headless") is not False or switch(inv, "grpc") is not False or rust_frontend_on(ctx) is not False:
-            return
-        if switch(inv, "data_parallel_multi_port_external_lb") is not False:
-            return  # the supervisor refuses the count first
-        flags = inv.flags_for("api_server_count")
+        count, flags, fixes = capped
         message = f"Elastic EP runs at most one API server: vLLM caps --api-server-count from {count} to 1"
-        fix = removal_fix(ctx, flags, "Remove --api-server-count")
-        if fix is not None:
-            fix = Fix(fix.title, fix.edits, Applicability.SAFE, preferred=True)
-        yield finding(ctx, flags[-1], None, _CHECK.key, message=message, fixes=[fix] if fix else None,
+        yield finding(ctx, flags[-1], None, _CHECK.key, message=message, fixes=fixes,
                       related_to=related(ctx, value_of(inv, "enable_elastic_ep").flags, "Elastic EP turned on by {flag}"))

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Iterable
-
-from ...diagnostics import Category, Severity
+from ...diagnostics import Category
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import grpc_findings
+from ._shared import GrpcPortRule
 
 _CHECK = VllmCheck("grpc.multi_port", "its frontends would share the same gRPC port")
 
 
-class GrpcPortMultiPortLb(Rule):
+class GrpcPortMultiPortLb(GrpcPortRule):
     """`--grpc-port` with `--data-parallel-multi-port-external-lb`.
 
     ## What it does
@@ -33,19 +30,12 @@ class GrpcPortMultiPortLb(Rule):
     The flags as written, the release's defaults and the launch's environment for `VLLM_USE_RUST_FRONTEND` (unset counts as 0, as in vLLM); a value servelint cannot read keeps the rule silent, and so does an earlier check of the same function that fails first.
 
     ## vLLM source
-    `validate_grpc_port_arg`, the first check of `validate_parsed_serve_args`
-    after the chat template (vllm/entrypoints/launchers/cli_args.py in
-    0.32.0, vllm/entrypoints/common/cli_args.py from 0.33.0).
+    `validate_grpc_port_arg`, fourth; the multi-port supervisor's own
+    checks come after it in `validate_parsed_serve_args`.
     """
 
     code = "SL703"
     name = "grpc-port-multi-port-lb"
     category = Category.INCOMPATIBLE
-    severity = Severity.ERROR
     vllm_checks = (_CHECK,)
-    reviewed = ("0.32.0", "0.33.0")
-    anchor = "--grpc-port"
-    requires = ("--grpc-port",)
-
-    def check(self, ctx: Context) -> Iterable[Finding]:
-        return grpc_findings(ctx, _CHECK.key, "multi-port external load balancing turned on by {flag}")
+    partner_note = "multi-port external load balancing turned on by {flag}"

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Iterable
-
-from ...diagnostics import Category, Severity
+from ...diagnostics import Category
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import grpc_findings
+from ._shared import GrpcPortRule
 
 _CHECK = VllmCheck("grpc.frontend", "--grpc-port requires a Rust frontend; remove --headless ")
 
 
-class GrpcPortNeedsFrontend(Rule):
+class GrpcPortNeedsFrontend(GrpcPortRule):
     """`--grpc-port` on a launch that starts no API server.
 
     ## What it does
@@ -33,19 +30,12 @@ class GrpcPortNeedsFrontend(Rule):
     The flags as written, the release's defaults and the launch's environment for `VLLM_USE_RUST_FRONTEND` (unset counts as 0, as in vLLM); a value servelint cannot read keeps the rule silent, and so does an earlier check of the same function that fails first.
 
     ## vLLM source
-    `validate_grpc_port_arg`, the first check of `validate_parsed_serve_args`
-    after the chat template (vllm/entrypoints/launchers/cli_args.py in
-    0.32.0, vllm/entrypoints/common/cli_args.py from 0.33.0).
+    `validate_grpc_port_arg`, third: once the Rust frontend is on, the
+    launch must start an API server.
     """
 
     code = "SL702"
     name = "grpc-port-needs-frontend"
     category = Category.INCOMPATIBLE
-    severity = Severity.ERROR
     vllm_checks = (_CHECK,)
-    reviewed = ("0.32.0", "0.33.0")
-    anchor = "--grpc-port"
-    requires = ("--grpc-port",)
-
-    def check(self, ctx: Context) -> Iterable[Finding]:
-        return grpc_findings(ctx, _CHECK.key, "no API server because of {flag}")
+    partner_note = "no API server because of {flag}"

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Iterable
-
-from ...diagnostics import Category, Severity
+from ...diagnostics import Category
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule
-from ._shared import grpc_findings
+from ._shared import GrpcPortRule
 
 _CHECK = VllmCheck("grpc.rust_frontend", "--grpc-port requires VLLM_USE_RUST_FRONTEND=1 vllm serve")
 
 
-class GrpcPortRequiresRustFrontend(Rule):
+class GrpcPortRequiresRustFrontend(GrpcPortRule):
     """`--grpc-port` without `VLLM_USE_RUST_FRONTEND=1`.
 
     ## What it does
@@ -33,19 +30,11 @@ class GrpcPortRequiresRustFrontend(Rule):
     The flags as written, the release's defaults and the launch's environment for `VLLM_USE_RUST_FRONTEND` (unset counts as 0, as in vLLM); a value servelint cannot read keeps the rule silent, and so does an earlier check of the same function that fails first. An environment the file does not show (a variable exported by whoever runs the script, a Kubernetes `envFrom`) cannot be seen: set the variable where the launch is written.
 
     ## vLLM source
-    `validate_grpc_port_arg`, the first check of `validate_parsed_serve_args`
-    after the chat template (vllm/entrypoints/launchers/cli_args.py in
-    0.32.0, vllm/entrypoints/common/cli_args.py from 0.33.0).
+    `validate_grpc_port_arg`, after the `--grpc` conflict: it reads
+    `envs.VLLM_USE_RUST_FRONTEND` and the sub-command.
     """
 
     code = "SL701"
     name = "grpc-port-requires-rust-frontend"
     category = Category.INCOMPATIBLE
-    severity = Severity.ERROR
     vllm_checks = (_CHECK,)
-    reviewed = ("0.32.0", "0.33.0")
-    anchor = "--grpc-port"
-    requires = ("--grpc-port",)
-
-    def check(self, ctx: Context) -> Iterable[Finding]:
-        return grpc_findings(ctx, _CHECK.key, "")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...derive.flags import int_or_none, switch, value_of
+from ...derive.flags import int_or_none, value_of
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule, finding, related, vllm_message
-from ._shared import serve_entry
+from ._shared import headless_serve
 
 _CHECK = VllmCheck("serve.headless_api_server_count", "used with --headless (no API servers are started in ")
 
@@ -41,8 +41,8 @@ class HeadlessApiServerCount(Rule):
     before this check.
 
     ## vLLM source
-    `ServeSubcommand.cmd`, after `validate_parsed_serve_args` and before the
-    engine config is built. vLLM's oracle does not run `cmd`: golden case.
+    The first check of `ServeSubcommand.cmd` in headless mode, before it
+    defaults the count to 0 (not run by the oracle: golden case).
     """
 
     code = "SL715"
@@ -58,9 +58,7 @@ class HeadlessApiServerCount(Rule):
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation
         known, count = int_or_none(inv, "api_server_count")
-        if not known or count is None or count <= 0 or not serve_entry(ctx):
-            return
-        if switch(inv, "headless") is not True or switch(inv, "grpc") is not False:
+        if not known or count is None or count <= 0 or not headless_serve(ctx):
             return
         flag = value_of(inv, "api_server_count").flags[-1]
         yield finding(ctx, flag, vllm_message(ctx, _CHECK.key, count), _CHECK.key,

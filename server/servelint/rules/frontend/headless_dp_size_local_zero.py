@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...derive.flags import int_or_none, switch, value_of
+from ...derive.flags import int_or_none, value_of
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule, finding, related, vllm_message
-from ._shared import serve_entry
+from ._shared import headless_serve
 
 _CHECK = VllmCheck("serve.headless_dp_size_local", "data_parallel_size_local must be > 0 in headless mode")
 
@@ -47,23 +47,21 @@ class HeadlessDpSizeLocalZero(Rule):
 
     code = "SL717"
     name = "headless-dp-size-local-zero"
+    requires = ("--data-parallel-size-local",)
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR
     vllm_checks = (_CHECK,)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--data-parallel-size-local"
     partners = ("--headless",)
-    requires = ("--data-parallel-size-local",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation
         known, local = int_or_none(inv, "data_parallel_size_local")
-        if not known or local != 0 or not serve_entry(ctx):
-            return
-        if switch(inv, "headless") is not True or switch(inv, "grpc") is not False:
-            return
         count_known, count = int_or_none(inv, "api_server_count")
-        if not count_known or (count is not None and count > 0):
+        if not known or local != 0 or not count_known or not headless_serve(ctx):
+            return
+        if count is not None and count > 0:
             return  # SL715 first
         flag = value_of(inv, "data_parallel_size_local").flags[-1]
         yield finding(ctx, flag, vllm_message(ctx, _CHECK.key), _CHECK.key,

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Iterable
-
-from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule, finding, vllm_message
-from ._shared import EFFORTS, REASONING_EFFORTS, reasoning_effort_map
+from ._shared import REASONING_EFFORTS, ReasoningEffortMapRule
 
 _CHECK = VllmCheck("reasoning_effort_map.keys", "--reasoning-effort-map has unknown efforts ")
 
 
-class ReasoningEffortMapKeys(Rule):
+class ReasoningEffortMapKeys(ReasoningEffortMapRule):
     """`--reasoning-effort-map` with a key that is not a reasoning effort.
 
     ## What it does
@@ -46,21 +42,4 @@ class ReasoningEffortMapKeys(Rule):
 
     code = "SL707"
     name = "reasoning-effort-map-keys"
-    category = Category.INVALID_VALUE
-    severity = Severity.ERROR
     vllm_checks = (_CHECK, REASONING_EFFORTS)
-    reviewed = ("0.33.0", "0.33.0")
-    anchor = "--reasoning-effort-map"
-    requires = ("--reasoning-effort-map",)
-
-    def check(self, ctx: Context) -> Iterable[Finding]:
-        found = reasoning_effort_map(ctx)
-        if found is None:
-            return
-        flag, value = found
-        if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
-            return
-        unknown = sorted(set(value) - set(EFFORTS))
-        if not unknown:
-            return
-        yield finding(ctx, flag, vllm_message(ctx, _CHECK.key, repr(unknown), repr(list(EFFORTS))), _CHECK.key)

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Iterable
-
-from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule, finding, vllm_message
-from ._shared import REASONING_EFFORTS, reasoning_effort_map
+from ._shared import REASONING_EFFORTS, ReasoningEffortMapRule
 
 _CHECK = VllmCheck("reasoning_effort_map.type", "--reasoning-effort-map must be a JSON object mapping ")
 
 
-class ReasoningEffortMapType(Rule):
+class ReasoningEffortMapType(ReasoningEffortMapRule):
     """`--reasoning-effort-map` that is not a JSON object of strings.
 
     ## What it does
@@ -45,19 +41,4 @@ class ReasoningEffortMapType(Rule):
 
     code = "SL706"
     name = "reasoning-effort-map-type"
-    category = Category.INVALID_VALUE
-    severity = Severity.ERROR
     vllm_checks = (_CHECK, REASONING_EFFORTS)
-    reviewed = ("0.33.0", "0.33.0")
-    anchor = "--reasoning-effort-map"
-    requires = ("--reasoning-effort-map",)
-
-    def check(self, ctx: Context) -> Iterable[Finding]:
-        found = reasoning_effort_map(ctx)
-        if found is None:
-            return
-        flag, value = found
-        if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
-            return
-        what = "not an object" if not isinstance(value, dict) else "a value is not a string"
-        yield finding(ctx, flag, vllm_message(ctx, _CHECK.key), _CHECK.key, note=what)

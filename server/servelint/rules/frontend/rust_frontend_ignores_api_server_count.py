@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...derive.flags import int_or_none, switch
 from ...derive.serve import rust_frontend_on
-from ...diagnostics import Applicability, Category, Fix, Related, Severity
+from ...diagnostics import Applicability, Category, Related, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule, finding, removal_fix
-from ._shared import serve_entry
+from ..base import Context, Finding, Rule, finding
+from ._shared import capped_api_server_count
 
 _CHECK = VllmCheck("serve.rust_ignores_api_servers", "Ignoring --api-server-count=%d when using rust front-end process")
 
@@ -43,7 +42,8 @@ class RustFrontendIgnoresApiServerCount(Rule):
     for the `vllm serve` entry point. Silent with `--headless` (SL715).
 
     ## vLLM source
-    `ServeSubcommand.cmd`. vLLM's oracle does not run it: golden case.
+    Where `ServeSubcommand.cmd` settles the API server count for the Rust
+    frontend's one process (golden case; the oracle does not run `cmd`).
     """
 
     code = "SL720"
@@ -57,21 +57,13 @@ class RustFrontendIgnoresApiServerCount(Rule):
     requires = ("--api-server-count",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        inv = ctx.invocation
-        known, count = int_or_none(inv, "api_server_count")
-        if not known or count is None or count <= 1 or not serve_entry(ctx):
-            return
         if rust_frontend_on(ctx) is not True:
             return
-        if switch(inv, "headless") is not False or switch(inv, "grpc") is not False:
+        capped = capped_api_server_count(ctx)
+        if capped is None:
             return
-        if switch(inv, "data_parallel_multi_port_external_lb") is not False:
-            return  # the supervisor refuses the count first
-        flags = inv.flags_for("api_server_count")
-        fix = removal_fix(ctx, flags, "Remove --api-server-count")
-        if fix is not None:
-            fix = Fix(fix.title, fix.edits, Applicability.SAFE, preferred=True)
-        var = inv.env.get("VLLM_USE_RUST_FRONTEND")
+        count, flags, fixes = capped
+        var = ctx.invocation.env.get("VLLM_USE_RUST_FRONTEND")
         rel = [Related(ctx.path, var.span, "the Rust frontend turned on here")] if var is not None and var.span is not None else []
         message = f"Ignoring --api-server-count={count} when using rust front-end process"
-        yield finding(ctx, flags[-1], None, _CHECK.key, message=message, fixes=[fix] if fix else None, related_to=rel)
+        yield finding(ctx, flags[-1], None, _CHECK.key, message=message, fixes=fixes, related_to=rel)
