@@ -47,6 +47,7 @@ class AutoToolChoiceWithoutParser(Rule):
     reviewed = ("0.25.0", "0.33.0")
     name = "auto-tool-choice-requires-parser"
     category = Category.INCOMPATIBLE
+    requires = ("--enable-auto-tool-choice",)
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--enable-auto-tool-choice"

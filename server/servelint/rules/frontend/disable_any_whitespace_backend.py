@@ -2,34 +2,12 @@
 
 from __future__ import annotations
 
-import json
-from typing import Any, Iterable
+from typing import Iterable
 
-from ...derive.flags import json_keys_known, json_of, written
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, Rule, finding
-
-# StructuredOutputsBackend (config/structured_outputs.py, the same five in
-# 0.25.0-0.33.0).
-_BACKENDS = ("auto", "xgrammar", "guidance", "outlines", "lm-format-enforcer")
-_TRUE = ("true", "1", "yes", "on", "t", "y")
-
-
-def _truthy(value: Any) -> bool | None:
-    """pydantic's lax bool: None when pydantic would reject the value."""
-    if isinstance(value, bool):
-        return value
-    if value in (0, 1):
-        return bool(value)
-    if isinstance(value, str):
-        low = value.strip().lower()
-        if low in _TRUE:
-            return True
-        if low in ("false", "0", "no", "off", "f", "n"):
-            return False
-    return None
-
+from ._shared import structured_outputs_objects, whitespace_refused
 
 
 class DisableAnyWhitespaceBackend(Rule):
@@ -71,6 +49,7 @@ class DisableAnyWhitespaceBackend(Rule):
     reviewed = ("0.25.0", "0.33.0")
     name = "disable-any-whitespace-backend"
     category = Category.INCOMPATIBLE
+    requires = ("--structured-outputs-config",)
     severity = Severity.ERROR
     since = "0.25.0"
     anchor = "--structured-outputs-config"
@@ -78,31 +57,10 @@ class DisableAnyWhitespaceBackend(Rule):
     reads = frozenset({"structured_outputs_config"})
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        inv = ctx.invocation
-        flags = written(inv, "structured_outputs_config")
-        if not flags or not all(f.exact and not f.missing_value for f in flags):
-            return
-        objects: list[tuple[object, dict]] = []
-        for f in flags:
-            if f.dotted_key is None and f.values:
-                try:
-                    value = json.loads(f.values[0].text)
-                except (ValueError, RecursionError):
-                    continue
-                if isinstance(value, dict):
-                    objects.append((f, value))
-        if any(f.dotted_key is not None for f in flags):
-            merged = json_of(inv, "structured_outputs_config")
-            if merged.known:
-                objects.append(([f for f in flags if f.dotted_key is not None][-1], merged.value))
-        for flag, obj in objects:
-            if not json_keys_known(inv, "structured_outputs_config", obj):
-                continue  # pydantic refuses the unknown key first
-            if _truthy(obj.get("disable_any_whitespace")) is not True:
+        for flag, obj in structured_outputs_objects(ctx):
+            if not whitespace_refused(obj):
                 continue
             backend = obj.get("backend", "auto")
-            if backend not in _BACKENDS or backend in ("xgrammar", "guidance"):
-                continue
             message = "disable_any_whitespace is only supported for xgrammar and guidance backends."
             note = f"backend is {backend}" + (" (the default)" if "backend" not in obj else "")
             yield finding(ctx, flag, message, "whitespace", note=note)
