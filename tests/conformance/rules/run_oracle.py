@@ -57,6 +57,16 @@ def scrub(text: str | None) -> str | None:
     return re.sub(r"/[\w./-]*/vllm-oracle[\w./-]*", "<oracle-home>", text)
 
 
+def argparse_message(error: str | None) -> str | None:
+    """The message of the one pydantic error an argparse error wraps
+    (``SystemExit(2): argument --compilation-config/-cc: 1 validation error
+    for CompilationConfig ... Value error, MESSAGE [type=...``), else None."""
+    if not error or not error.startswith("SystemExit(") or "1 validation error for " not in error:
+        return None
+    m = re.search(r"\n  (?:Value error|Assertion failed), (.*?) \[type=", error, re.S)
+    return m.group(1) if m else None
+
+
 def run(release: str, cases: dict[str, dict]) -> dict:
     with tempfile.TemporaryDirectory(prefix=f"rules-{release}-") as tmp:
         cases_file, out_file = Path(tmp) / "cases.json", Path(tmp) / "results.json"
@@ -75,6 +85,8 @@ def run(release: str, cases: dict[str, dict]) -> dict:
     out = {}
     for cid, r in results.items():
         v = {k: r[k] for k in FIELDS if k in r and r[k] is not None}
+        if "message" not in v and (inner := argparse_message(v.get("error"))) is not None:
+            v["message"] = inner
         for k in ("message", "error"):
             if k in v:
                 v[k] = scrub(v[k])

@@ -350,6 +350,9 @@ class InvalidValue(Rule):
                 yield Finding(span, msg, flag=flag.canonical, data={"key": key}, path=word.path)
                 continue
             choices = _literal_choices(fields[key].get("type"))
+            if choices and isinstance(val, list) and (fields[key].get("type") or "").startswith(("list[", "set[")):
+                # A list of allowed values: each item is checked, not the list.
+                val = next((v for v in val if v not in choices), None)
             if choices and val is not None and val not in choices:
                 close = nearest(str(val), [str(c) for c in choices], n=1)
                 msg = f"{flag.canonical} key {key!r}: {val!r} is not one of {_listing(choices)}"
