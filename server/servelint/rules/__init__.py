@@ -13,7 +13,11 @@ from functools import lru_cache
 
 from ..derive.speculative import SPECULATIVE_DESTS
 from .base import Context, Finding, ParseProblemRule, Rule, version_key
-from .registry import RegistryError, by_key, index, load, lookup, requirement, rule_classes
+from . import registry
+# Names of this package's modules double as attributes of the package: a
+# family package named ``load`` or ``index`` would shadow a function imported
+# here, so the registry's are called through ``registry``.
+from .registry import RegistryError, by_key, lookup, rule_classes
 
 # In ``Rule.requires``: the file says where the launch runs (GPUs, shared
 # memory, ports of a Kubernetes, compose or SkyPilot deployment).
@@ -42,10 +46,10 @@ def rules_for(present: frozenset[str], version: str | None = None) -> tuple[Rule
     (None: any): those whose ``requires`` it meets and that apply to the
     release, in the registry's order.  Only their modules are imported."""
     out = []
-    for entry in index():
+    for entry in registry.index():
         if entry.problem is None and entry.wanted(present) and (
                 version is None or entry.code is None or entry.applies_to(version)):
-            cls = load(entry)
+            cls = registry.load(entry)
             if not issubclass(cls, ParseProblemRule):
                 out.append(_instance(cls))
     return tuple(out)
@@ -55,7 +59,7 @@ def present_in(inv) -> frozenset[str]:
     """What an invocation sets, as ``Rule.requires`` names it: the dest of
     each flag (an unknown flag by its written name), each environment
     variable the file sets."""
-    names = {f.dest or requirement(f.written if f.written.startswith("-") else "--" + f.written) for f in inv.flags}
+    names = {f.dest or registry.requirement(f.written if f.written.startswith("-") else "--" + f.written) for f in inv.flags}
     names.update(inv.env)
     if not names.isdisjoint(SPECULATIVE_DESTS):
         # The --spec-* shorthands are keys of --speculative-config: one setting.
@@ -72,11 +76,11 @@ def problem_rules() -> tuple[dict[str, type[ParseProblemRule]], frozenset[str]]:
     problems invocation rules judge instead (``Rule.judges``)."""
     by_problem: dict[str, type[ParseProblemRule]] = {}
     judged: set[str] = set()
-    for entry in index():
+    for entry in registry.index():
         if entry.code is not None and entry.problem is None:
             judged.update(entry.judges)  # known without importing the rule
             continue
-        cls = load(entry)
+        cls = registry.load(entry)
         if issubclass(cls, ParseProblemRule):
             if cls.problem:
                 if cls.problem in by_problem:

@@ -44,6 +44,10 @@ class UnknownVllmEnvVar(Rule):
     the command, a container's `env`), checked against the list generated
     from each release's `vllm/envs.py` (0.25.0-0.33.0; other releases are
     not judged). Variables the environment gets from elsewhere are not seen.
+    Where vLLM only logs the warning, a variable is reported only when it is
+    close to a known one (a likely misspelling): a file's own `VLLM_VERSION`
+    or `VLLM_IMAGE` is not meant for vLLM. With
+    `--fail-on-environ-validation` every unknown one is an error, as in vLLM.
 
     ## vLLM source
     `validate_environ`, in vllm/envs.py up to 0.30.0 and
@@ -73,6 +77,10 @@ class UnknownVllmEnvVar(Rule):
             return
         for var in unknown:
             note = _near(var.name, known)
+            if not hard and note is None:
+                # vLLM only logs it; a CI file's own VLLM_VERSION or VLLM_IMAGE
+                # is not meant for vLLM: only a likely misspelling is worth a word.
+                continue
             text = f"Unknown vLLM environment variable detected: {var.name}"
             shown = text + (f" (did you mean {note}?)" if note else f" (vLLM {ctx.version} does not read it)")
             related = []

@@ -1,0 +1,4 @@
+#!/usr/bin/env bash
+# servelint: vllm=0.33.0
+# The oracle's trigger case compilation/custom_op_bare.
+vllm serve ../../../conformance/models/llama --compilation-config '{"custom_ops": ["rms_norm"]}'

@@ -1,0 +1,4 @@
+#!/usr/bin/env bash
+# servelint: vllm=0.33.0
+# The oracle's trigger case compilation/vision_items_negative.
+vllm serve ../../../conformance/models/llama --compilation-config '{"cudagraph_mm_encoder": true, "encoder_cudagraph_max_vision_items_per_batch": -1}'

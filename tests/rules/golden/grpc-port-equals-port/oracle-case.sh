@@ -1,0 +1,4 @@
+#!/usr/bin/env bash
+# servelint: vllm=0.33.0
+# The oracle's trigger case frontend/grpc_port_default_http_port.
+VLLM_USE_RUST_FRONTEND=1 vllm serve ../../../conformance/models/llama --grpc-port 8000
