@@ -1,7 +1,7 @@
 """Test-only: make one servelint rule raise, in a CLI or server subprocess.
 
 Put this directory on PYTHONPATH and name the rule in SERVELINT_TEST_BREAK_RULE.
-The rule's ``check`` is replaced when servelint's rules are first loaded, so
+The rule's ``check`` is replaced when servelint loads the rule, so
 the process is otherwise exactly the shipped one.
 """
 
@@ -26,3 +26,17 @@ if _NAME:
 
     rule_classes.cache_clear = _load.cache_clear
     _rules.rule_classes = rule_classes
+
+    # The engine imports a rule when a launch can trigger it (registry.load):
+    # break it there too.
+    from servelint.rules import registry as _registry
+
+    _load_one = _registry.load
+
+    def load(entry):
+        cls = _load_one(entry)
+        if cls.name == _NAME:
+            cls.check = _broken_check
+        return cls
+
+    _registry.load = load
