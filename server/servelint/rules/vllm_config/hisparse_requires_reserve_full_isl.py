@@ -52,7 +52,7 @@ class HisparseRequiresReserveFullIsl(HiSparseCheck):
     reviewed = ("0.31.0", "0.33.0")
     anchor = "--scheduler-reserve-full-isl"
     partners = ("--attention-config", "--kv-transfer-config")
-    requires = ("--scheduler-reserve-full-isl", "--scheduler-reserve-full-isl")
+    requires = ("--scheduler-reserve-full-isl",)
 
     def blocker(self, ctx):
         isl = value_of(ctx.invocation, "scheduler_reserve_full_isl")
