@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
-from ...derive.base import UNKNOWN, Derived
+from ...derive.base import UNKNOWN, Derived, is_int
 from ...derive.flags import json_of, value_of, written
-from ..base import Context, Finding, Rule, finding, related, vllm_message
+from ...knowledge.validators import VllmCheck
+from ..base import Context, Finding, Rule, finding, related, release_has, vllm_message
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...argv import Flag
@@ -218,3 +219,43 @@ def cuda_graphs_on(ctx: "Context") -> bool | None:
     if getattr(arch, "attn_type", None) == "encoder_decoder":
         return None
     return True
+
+
+class NixlDcp:
+    """A NixlConnector launch with ``-dcp`` above 1, as the NIXL block of
+    ``VllmConfig.__post_init__`` reads it: the flags, and the transfer size
+    the decode context parallel size must equal (the tensor-parallel size
+    where the release refuses PCP with NIXL, 0.29.0; else the larger of TP
+    and PCP)."""
+
+    __slots__ = ("dcp", "tp", "pcp", "nixl", "transfer")
+
+    def __init__(self, dcp, tp, pcp, nixl, transfer: int) -> None:
+        self.dcp, self.tp, self.pcp, self.nixl, self.transfer = dcp, tp, pcp, nixl, transfer
+
+
+# 0.29.0 compares with the tensor-parallel size alone, after refusing PCP.
+NIXL_PCP_REFUSED = VllmCheck("vllm.nixl_no_pcp", "NIXL does not support prefill context parallelism.",
+                             "vllm/config/vllm.py", code=True)
+
+
+def nixl_dcp(ctx: "Context") -> NixlDcp | None:
+    """The launch's NIXL decode context parallelism (see ``NixlDcp``); None
+    when it has none, the file does not show the sizes, or the release
+    refuses the launch's PCP before the DCP checks."""
+    inv = ctx.invocation
+    dcp = value_of(inv, "decode_context_parallel_size")
+    if dcp.how != "flag" or not is_int(dcp.value) or dcp.value <= 1 or not dcp.flags:
+        return None
+    nixl = has_nixl_connector(ctx)
+    if nixl.value is not True:
+        return None
+    tp = value_of(inv, "tensor_parallel_size")
+    pcp = value_of(inv, "prefill_context_parallel_size")
+    if not is_int(tp.value) or not is_int(pcp.value):
+        return None
+    if release_has(ctx, NIXL_PCP_REFUSED.key):
+        if pcp.value != 1:
+            return None
+        return NixlDcp(dcp, tp, pcp, nixl, tp.value)
+    return NixlDcp(dcp, tp, pcp, nixl, max(tp.value, pcp.value))

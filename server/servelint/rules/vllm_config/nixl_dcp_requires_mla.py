@@ -5,17 +5,15 @@ from __future__ import annotations
 from typing import Iterable
 
 from ...derive.base import is_int
-from ...derive.flags import value_of, written
+from ...derive.flags import written
 from ...derive.model import text_config, uses_mla
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule, finding, model_note, related, release_has, vllm_message
-from ._late import has_nixl_connector
+from ..base import Context, Finding, Rule, finding, model_note, related, vllm_message
+from ._late import NIXL_PCP_REFUSED, nixl_dcp
 
 _CHECK = VllmCheck("vllm.nixl_dcp_mla", "PD with decode_context_parallel_size > 1 is only", "vllm/config/vllm.py")
-# 0.29.0 compares -dcp with the tensor-parallel size alone (and refuses PCP).
-_PCP_REFUSED = VllmCheck("vllm.nixl_no_pcp", "NIXL does not support prefill context parallelism.",
-                         "vllm/config/vllm.py", code=True)
+
 
 
 class NixlDcpRequiresMla(Rule):
@@ -60,29 +58,18 @@ class NixlDcpRequiresMla(Rule):
     name = "nixl-dcp-requires-mla"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR
-    vllm_checks = (_CHECK, _PCP_REFUSED)
+    vllm_checks = (_CHECK, NIXL_PCP_REFUSED)
     reviewed = ("0.29.0", "0.33.0")
     anchor = "--decode-context-parallel-size"
     partners = ("--kv-transfer-config",)
     requires = ("--decode-context-parallel-size",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        inv = ctx.invocation
-        dcp = value_of(inv, "decode_context_parallel_size")
-        if dcp.how != "flag" or not is_int(dcp.value) or dcp.value <= 1 or not dcp.flags:
+        got = nixl_dcp(ctx)
+        # The transfer-size check comes first (nixl-dcp-size).
+        if got is None or got.dcp.value != got.transfer:
             return
-        nixl = has_nixl_connector(ctx)
-        if nixl.value is not True:
-            return
-        tp = value_of(inv, "tensor_parallel_size")
-        pcp = value_of(inv, "prefill_context_parallel_size")
-        if not is_int(tp.value) or not is_int(pcp.value):
-            return
-        if release_has(ctx, _PCP_REFUSED.key):
-            if pcp.value != 1 or dcp.value != tp.value:
-                return
-        elif dcp.value != max(tp.value, pcp.value):
-            return
+        inv, dcp, tp, nixl = ctx.invocation, got.dcp, got.tp, got.nixl
         if "VLLM_MLA_DISABLE" in inv.env or written(inv, "hf_overrides"):
             return
         if uses_mla(ctx) is not False:

@@ -4,17 +4,13 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...derive.base import is_int
-from ...derive.flags import value_of
 from ...diagnostics import Category, Severity
 from ...knowledge.validators import VllmCheck
-from ..base import Context, Finding, Rule, finding, related, release_has, vllm_message
-from ._late import has_nixl_connector
+from ..base import Context, Finding, Rule, finding, related, vllm_message
+from ._late import NIXL_PCP_REFUSED, nixl_dcp
 
 _CHECK = VllmCheck("vllm.nixl_dcp_size", "decode_context_parallel_size={} must be 1 or equal", "vllm/config/vllm.py")
-# 0.29.0 compares with the tensor-parallel size alone, after refusing PCP.
-_PCP_REFUSED = VllmCheck("vllm.nixl_no_pcp", "NIXL does not support prefill context parallelism.",
-                         "vllm/config/vllm.py", code=True)
+
 
 
 class NixlDcpSize(Rule):
@@ -54,36 +50,19 @@ class NixlDcpSize(Rule):
     name = "nixl-dcp-size"
     category = Category.INCOMPATIBLE
     severity = Severity.ERROR
-    vllm_checks = (_CHECK, _PCP_REFUSED)
+    vllm_checks = (_CHECK, NIXL_PCP_REFUSED)
     reviewed = ("0.29.0", "0.33.0")
     anchor = "--decode-context-parallel-size"
     partners = ("--kv-transfer-config", "--tensor-parallel-size", "--prefill-context-parallel-size")
     requires = ("--decode-context-parallel-size",)
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        inv = ctx.invocation
-        dcp = value_of(inv, "decode_context_parallel_size")
-        if dcp.how != "flag" or not is_int(dcp.value) or dcp.value <= 1 or not dcp.flags:
+        got = nixl_dcp(ctx)
+        if got is None or got.dcp.value == got.transfer:
             return
-        nixl = has_nixl_connector(ctx)
-        if nixl.value is not True:
-            return
-        tp = value_of(inv, "tensor_parallel_size")
-        pcp = value_of(inv, "prefill_context_parallel_size")
-        if not is_int(tp.value) or not is_int(pcp.value):
-            return
-        if release_has(ctx, _PCP_REFUSED.key):
-            if pcp.value != 1:
-                return
-            transfer = tp.value
-        else:
-            transfer = max(tp.value, pcp.value)
-        if dcp.value == transfer:
-            return
-        message = vllm_message(ctx, _CHECK.key, dcp.value, transfer)
+        message = vllm_message(ctx, _CHECK.key, got.dcp.value, got.transfer)
         if message is None:
             return
-        rel = related(ctx, list(nixl.flags[-1:]), "NixlConnector configured by {flag}")
-        rel += related(ctx, list(tp.flags) + list(pcp.flags), "transfer size set by {flag}")
-        yield finding(ctx, dcp.flags[-1], message, _CHECK.key, related_to=rel)
-
+        rel = related(ctx, list(got.nixl.flags[-1:]), "NixlConnector configured by {flag}")
+        rel += related(ctx, list(got.tp.flags) + list(got.pcp.flags), "transfer size set by {flag}")
+        yield finding(ctx, got.dcp.flags[-1], message, _CHECK.key, related_to=rel)
