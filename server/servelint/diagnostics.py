@@ -8,10 +8,11 @@ into LSP ranges.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import Enum, IntEnum
 from typing import Callable
 
+from .structs import dataclass
 from .text import SourceText, Span
 
 

@@ -30,10 +30,11 @@ import inspect
 import json
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from typing import Iterable
 
+from .structs import dataclass
 from . import __version__, knowledge
 from .rules.base import version_key
 

@@ -16,10 +16,11 @@ All spans are offsets into the document text (see ``servelint.text``).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, MutableMapping
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 from enum import Enum
 from typing import Any, Sequence
 
+from .structs import dataclass
 from .text import Span
 
 

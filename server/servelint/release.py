@@ -24,9 +24,9 @@ from __future__ import annotations
 import os
 import re
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
 from functools import lru_cache
 
+from .structs import dataclass
 from .knowledge.versions import version_key
 from .model import Entry, Launch, ParsedDocument, ReleaseHint
 from .text import Span

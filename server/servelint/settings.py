@@ -16,9 +16,10 @@ linted file::
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 
+from .structs import dataclass
 from .diagnostics import Severity
 
 TARGETS = ("cuda", "rocm", "cpu", "tpu", "xpu")

@@ -11,8 +11,9 @@ nothing is reported, so stale ones do not pile up.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from .structs import dataclass
 from .diagnostics import Diagnostic
 from .model import ParsedDocument
 from .text import SourceText, Span

@@ -21,8 +21,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from itertools import accumulate
-from dataclasses import dataclass
 from typing import Iterator, NamedTuple
+from .structs import dataclass
 
 _LINE_BREAK = re.compile(r"\r\n|\n|\r")
 

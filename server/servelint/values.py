@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from .structs import dataclass
 
 if TYPE_CHECKING:  # pragma: no cover
     from .argv import Flag, Invocation

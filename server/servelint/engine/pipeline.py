@@ -17,9 +17,10 @@ from __future__ import annotations
 import os
 import weakref
 from collections.abc import MutableMapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Callable, Iterable
 
+from ..structs import dataclass
 from .. import LazyLogger, argv, knowledge
 from ..diagnostics import Diagnostic, Severity
 from ..model import Entry, Launch, ParsedDocument, ParseProblem, Word

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
+from ..structs import dataclass
 from ..diagnostics import Diagnostic
 from ..model import Entry, Launch, ParsedDocument
 from ..release import ReleaseChoice

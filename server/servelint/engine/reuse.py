@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import fields, replace
 from functools import partial
 from typing import Callable
 
+from ..structs import dataclass
 from ..diagnostics import Diagnostic, Edit, Fix, Related
 from ..model import Env, Launch, MovedLaunch, same_linked
 from ..release import ReleaseChoice

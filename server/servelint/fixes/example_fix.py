@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from typing import Any
 
+from ..structs import dataclass
 from .. import LazyLogger
 from ..argv import Invocation, interpret
 

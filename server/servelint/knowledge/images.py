@@ -16,8 +16,8 @@ flag) before it ran ``vllm serve``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from ..structs import dataclass
 from .flags import _read_json
 
 # Registries that serve Docker Hub's ``vllm/...`` repositories under a prefix.

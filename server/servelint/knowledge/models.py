@@ -36,10 +36,11 @@ import json
 import os
 import re
 import stat
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, NamedTuple
+from ..structs import dataclass
 
 __all__ = [
     "MAX_CONFIG_BYTES",

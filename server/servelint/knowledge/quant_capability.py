@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from functools import lru_cache
+from ..structs import dataclass
 
 _DATA = os.path.join(os.path.dirname(__file__), "data", "quant_capability.json")
 

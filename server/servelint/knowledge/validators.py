@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from functools import lru_cache
 
+from ..structs import dataclass
 from .versions import version_key
 
 _DATA = os.path.join(os.path.dirname(__file__), "data", "validators.json")

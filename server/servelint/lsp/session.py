@@ -21,12 +21,12 @@ import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls import uris
 
+from ..structs import dataclass
 from ..engine import Engine, LintResult
 from ..engine.io import read_text_file
 from ..model import Entry

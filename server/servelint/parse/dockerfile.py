@@ -14,8 +14,9 @@ says otherwise); characters keep their document offsets through all of it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from ..structs import dataclass
 from ..model import EnvVar, Form, Launch, ParsedDocument, ParseProblem, Word
 from ..text import Span
 from . import problems

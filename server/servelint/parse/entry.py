@@ -24,9 +24,9 @@ looks like an option or a program.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..structs import dataclass
 from ..model import Entry, Env, EnvVar, Form, Launch, ParseProblem, Word
 from ..text import Span
 from . import deployment_argv, problems

@@ -30,8 +30,9 @@ reason, keeping their text as written.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from ..structs import dataclass
 from ..model import EnvVar, Form, Input, Launch, ParsedDocument, ParseProblem, Word
 from ..text import Span
 from .entry import config_refs

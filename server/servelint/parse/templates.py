@@ -21,8 +21,9 @@ error: a template is a value the file does not show.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from ..structs import dataclass
 from ..model import Launch, Word
 from ..text import Span
 

@@ -11,8 +11,9 @@ words sit inside the heredoc.  The engine uses it instead of reading PATH.
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from ..structs import dataclass
 from ..model import Form, Launch
 from ..text import Span
 from .words import MStr

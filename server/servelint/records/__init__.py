@@ -23,9 +23,10 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Iterable
 
+from ..structs import dataclass
 from .. import LazyLogger
 
 log = LazyLogger(__name__)

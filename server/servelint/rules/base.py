@@ -18,9 +18,10 @@ a flag with vLLM's message, a removal fix, related locations).
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, ClassVar, Iterable
 
+from ..structs import dataclass
 from ..derive.base import FrozenValue, Value  # noqa: F401 - the value objects rules build on
 from ..derive.view import View
 from ..diagnostics import Applicability, Category, Fix, Related, Severity

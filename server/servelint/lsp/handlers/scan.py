@@ -12,11 +12,11 @@ from __future__ import annotations
 import asyncio
 import os
 import uuid
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from ...structs import dataclass
 from ...engine import Engine
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -7,10 +7,10 @@ problems, each named by its culprit (the quote or ``$(`` left open...).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from tree_sitter import Node
 
+from ...structs import dataclass
 from ...model import Launch, ParseProblem
 from ...text import Span
 from .. import problems

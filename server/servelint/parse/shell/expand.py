@@ -17,11 +17,11 @@ from __future__ import annotations
 import ast
 import fnmatch
 import re
-from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from tree_sitter import Node
 
+from ...structs import dataclass
 from ...model import EnvVar, Word
 from ...text import Span
 from ..words import MStr, make_word, mstr_of

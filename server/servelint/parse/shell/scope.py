@@ -16,9 +16,9 @@ without comparing whole states.
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass
 from math import isqrt
 
+from ...structs import dataclass
 from ...model import Env, EnvVar
 from ...text import Span
 from ..words import MStr

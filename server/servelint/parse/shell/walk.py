@@ -15,11 +15,12 @@ from __future__ import annotations
 import os
 import re
 import weakref
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Callable, NamedTuple, Sequence
 
 from tree_sitter import Node
 
+from ...structs import dataclass
 from ...model import Env, EnvVar, Form, Input, Launch, ParseProblem, Word
 from ...text import Span
 from .. import problems, templates
