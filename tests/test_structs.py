@@ -11,6 +11,7 @@ import dataclasses
 import pickle
 
 import pytest
+from typing import ClassVar  # noqa: F401  (dataclasses reads "ClassVar[...]" strings through the module)
 
 from servelint import structs
 
@@ -25,7 +26,7 @@ OPTIONS = [
 ]
 
 
-def _define(decorator, options, name):
+def _define(module, options, name):
     def post_init(self):
         if getattr(self, "count", 0) < 0:
             raise ValueError("count must not be negative")
@@ -36,22 +37,26 @@ def _define(decorator, options, name):
         "__module__": __name__,
         "__qualname__": name,
         "count": 0,
-        "tags": dataclasses.field(default_factory=list),
-        "note": dataclasses.field(default="", compare=False),
-        "hidden": dataclasses.field(default=7, repr=False),
-        "cached": dataclasses.field(default_factory=dict, init=False, repr=False, compare=False),
+        "tags": module.field(default_factory=list),
+        "note": module.field(default="", compare=False),
+        "hidden": module.field(default=7, repr=False),
+        "cached": module.field(default_factory=dict, init=False, repr=False, compare=False),
         "__post_init__": post_init,
     }
-    return decorator(**options)(type(name, (), namespace))
+    return module.dataclass(**options)(type(name, (), namespace))
 
 
 # Module-level twins so that pickle finds them by name.
 PAIRS = []
 for i, opts in enumerate(OPTIONS):
-    std = _define(dataclasses.dataclass, opts, f"Std{i}")
-    ours = _define(structs.dataclass, opts, f"Ours{i}")
+    std = _define(dataclasses, opts, f"Std{i}")
+    ours = _define(structs, opts, f"Ours{i}")
     globals()[f"Std{i}"], globals()[f"Ours{i}"] = std, ours
     PAIRS.append((opts, std, ours))
+
+
+def _module(cls):
+    return structs if cls.__name__.startswith("Ours") else dataclasses
 
 
 def _outcome(fn):
@@ -90,8 +95,13 @@ def test_same_behaviour_as_dataclasses(opts, std, ours):
         "set field": lambda c: setattr(c("a"), "count", 5),
         "set other": lambda c: setattr(c("a"), "other", 5),
         "delete": lambda c: delattr(c("a"), "count"),
-        "replace": lambda c: repr(dataclasses.replace(c("a", 1, ["t"]), count=4)),
-        "fields": lambda c: [(f.name, f.init, f.repr, f.compare) for f in dataclasses.fields(c)],
+        "replace": lambda c: repr(_module(c).replace(c("a", 1, ["t"]), count=4)),
+        "replace init=False": lambda c: _module(c).replace(c("a"), cached={}),
+        "fields": lambda c: [(f.name, f.type, f.init, f.repr, f.compare, f.hash, f.kw_only,
+                              "MISSING" if f.default is _module(c).MISSING else f.default,
+                              "MISSING" if f.default_factory is _module(c).MISSING else f.default_factory)
+                             for f in _module(c).fields(c)],
+        "fields of instance": lambda c: [f.name for f in _module(c).fields(c("a"))],
         "copy": lambda c: repr(copy.copy(c("a", 1, ["t"]))),
         "deepcopy": lambda c: repr(copy.deepcopy(c("a", 1, ["t"]))),
         "pickle": lambda c: repr(pickle.loads(pickle.dumps(c("a", 1, ["t"])))),
@@ -123,6 +133,39 @@ def test_definition_errors_match():
     for decorator in (dataclasses.dataclass, structs.dataclass):
         with pytest.raises(TypeError, match="non-default argument 'b' follows default argument"):
             decorator(type("Bad", (), {"__annotations__": {"a": "int", "b": "int"}, "a": 0}))
+
+
+def test_field_errors_match():
+    for module in (dataclasses, structs):
+        with pytest.raises(ValueError, match="mutable default <class 'list'> for field a is not allowed"):
+            module.dataclass(type("Bad", (), {"__annotations__": {"a": "list"}, "a": []}))
+        with pytest.raises(TypeError, match="'b' is a field but has no type annotation"):
+            module.dataclass(type("Bad", (), {"__annotations__": {}, "b": module.field(default=1)}))
+        with pytest.raises(ValueError, match="cannot specify both default and default_factory"):
+            module.field(default=1, default_factory=list)
+
+
+def test_class_variables_are_not_fields():
+    for module in (dataclasses, structs):
+        cls = module.dataclass(type("K", (), {"__annotations__": {"a": "int", "b": "ClassVar[int]"}, "b": 3}))
+        assert [f.name for f in module.fields(cls)] == ["a"]
+        assert cls(1).b == 3
+
+
+def test_a_cli_check_does_not_import_dataclasses(tmp_path):
+    """The point of this module: a check's start stays without dataclasses
+    and inspect (and ast, dis, tokenize behind it)."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "serve.sh"
+    script.write_text("vllm serve Qwen/Qwen3-8B --max-model-len 4096\n")
+    probe = ("import sys, runpy; sys.argv = ['servelint', 'check', '--fail-on', 'never', sys.argv[1]]\n"
+             "try:\n    runpy.run_module('servelint', run_name='__main__')\n"
+             "except SystemExit:\n    pass\n"
+             "print(sorted(m for m in ('dataclasses', 'inspect', 'ast') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", probe, str(script)], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "[]"
 
 
 def test_a_dataclass_base_is_refused():

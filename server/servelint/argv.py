@@ -36,10 +36,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
-from .structs import dataclass
+from .structs import dataclass, field
 from .model import Entry, EnvVar, Launch, Word
 from .text import Span
 

@@ -30,11 +30,10 @@ import inspect
 import json
 import re
 import sys
-from dataclasses import field
 from functools import lru_cache
 from typing import Iterable
 
-from .structs import dataclass
+from .structs import dataclass, field
 from . import __version__, knowledge
 from .rules.base import version_key
 

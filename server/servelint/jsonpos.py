@@ -9,9 +9,8 @@ every object key and value so a diagnostic can point at
 from __future__ import annotations
 
 import json
-from dataclasses import field
 from typing import Any
-from .structs import dataclass
+from .structs import dataclass, field
 
 _WS = " \t\n\r"
 _decoder = json.JSONDecoder()

@@ -16,11 +16,10 @@ All spans are offsets into the document text (see ``servelint.text``).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, MutableMapping
-from dataclasses import field, fields
 from enum import Enum
 from typing import Any, Sequence
 
-from .structs import dataclass
+from .structs import dataclass, field, fields
 from .text import Span
 
 

@@ -16,10 +16,9 @@ linted file::
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from functools import lru_cache
 
-from .structs import dataclass
+from .structs import dataclass, replace
 from .diagnostics import Severity
 
 TARGETS = ("cuda", "rocm", "cpu", "tpu", "xpu")

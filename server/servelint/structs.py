@@ -1,81 +1,200 @@
-"""``dataclass`` as the standard library's, with the methods it adds made
-when they are first needed or shared by every class, instead of compiled for
-each class when it is defined.
+"""``dataclass``, ``field``, ``fields`` and ``replace``: the standard
+library's dataclasses as servelint uses them, without their cost at start.
 
-Why: ``dataclasses.dataclass`` writes each method it adds as source text and
-compiles it when the class is defined.  A command-line check defines some
-forty classes before it reads its file, about half of which it never makes
-an instance of, and those compiles were the largest single part of its start
-(bench/RESULTS.md, "cold start").  Here:
+Why: a command-line check defines some forty dataclasses before it reads its
+file, about half of which it never makes an instance of.
+``dataclasses.dataclass`` compiles each method it adds from source text when
+the class is defined, and importing ``dataclasses`` imports ``inspect``, and
+with it ``ast``, ``dis`` and ``tokenize``.  Together those were the largest
+part of a check's start (bench/RESULTS.md, "cold start").  Here:
 
-* ``__init__`` is dataclasses' own, generated when the class is first
-  instantiated (instances of ``Word``, ``Flag`` and ``Diagnostic`` are made by
-  the thousand, so ``__init__`` stays compiled code);
+* ``__init__`` is the code dataclasses would generate (the same parameters,
+  defaults, factories, ``init=False`` and ``kw_only`` fields, frozen stores
+  through ``object.__setattr__``, the call of ``__post_init__``), compiled
+  when the class is first instantiated: instances of ``Word``, ``Flag`` and
+  ``Diagnostic`` are made by the thousand, so it stays compiled code;
 * ``__eq__``, ``__repr__``, ``__hash__``, the ordering methods and a frozen
   class's ``__setattr__``/``__delattr__`` are generic functions over the
-  class's fields that give the results dataclasses' generated ones give: the
-  same fields (``compare``, ``repr``, ``hash`` of each ``field()``), the same
-  tuple comparisons, the same text, the same hash rules, the same
-  ``FrozenInstanceError``.
+  fields, giving the results dataclasses' generated ones give (the same
+  ``compare``/``repr``/``hash`` choice of fields, tuple comparisons, text,
+  hash rules and ``FrozenInstanceError``); ``slots=True`` rebuilds the class
+  with ``__slots__`` as dataclasses does.
 
-Use it as ``dataclass``; ``dataclasses.field``, ``replace`` and ``fields``
-work on these classes as on any dataclass.  A dataclass may not inherit from
-another (none does; dataclasses' rules for mixing frozen and plain bases are
-not reproduced).
+``tests/test_structs.py`` defines each class shape servelint uses with both
+and holds the two to the same behaviour.  What servelint does not use is not
+here: ``InitVar``, ``KW_ONLY``, ``asdict``, dataclass bases (refused), and
+these classes are not ``dataclasses.is_dataclass``.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import operator
 import reprlib
+import sys
 
-__all__ = ["dataclass"]
+__all__ = ["FrozenInstanceError", "dataclass", "field", "fields", "replace"]
+
+
+class _Missing:
+    def __repr__(self):
+        return "MISSING"
+
+
+MISSING = _Missing()
+
+_FIELDS = "__struct_fields__"
+
+
+class FrozenInstanceError(AttributeError):
+    """An assignment to a field of a frozen class (as ``dataclasses``')."""
+
+
+class Field:
+    """One field: its name, type (the annotation as written), default or
+    factory, and whether ``__init__``, ``__repr__``, comparisons and the hash
+    take it."""
+
+    __slots__ = ("name", "type", "default", "default_factory", "init", "repr", "compare", "hash", "kw_only")
+
+    def __init__(self, default, default_factory, init, repr, compare, hash, kw_only):
+        if default is not MISSING and default_factory is not MISSING:
+            raise ValueError("cannot specify both default and default_factory")
+        self.name = self.type = None
+        self.default, self.default_factory = default, default_factory
+        self.init, self.repr, self.compare, self.hash, self.kw_only = init, repr, compare, hash, kw_only
+
+    def __repr__(self):
+        return (f"Field(name={self.name!r}, default={self.default!r}, default_factory={self.default_factory!r}, "
+                f"init={self.init!r}, repr={self.repr!r}, compare={self.compare!r}, hash={self.hash!r}, "
+                f"kw_only={self.kw_only!r})")
+
+
+def field(*, default=MISSING, default_factory=MISSING, init=True, repr=True, compare=True, hash=None, kw_only=False):
+    """As ``dataclasses.field``."""
+    return Field(default, default_factory, init, repr, compare, hash, kw_only)
+
+
+def fields(class_or_instance) -> tuple[Field, ...]:
+    """The fields of a class made by ``dataclass`` (or of its instance), in order."""
+    try:
+        return tuple(getattr(class_or_instance, _FIELDS).values())
+    except AttributeError:
+        raise TypeError("must be called with a servelint.structs dataclass type or instance") from None
+
+
+def replace(obj, /, **changes):
+    """A copy of ``obj`` with ``changes`` (as ``dataclasses.replace``)."""
+    for f in fields(obj):
+        if not f.init:
+            if f.name in changes:
+                raise ValueError(f"field {f.name} is declared with init=False, it cannot be specified with replace()")
+            continue
+        if f.name not in changes:
+            changes[f.name] = getattr(obj, f.name)
+    return obj.__class__(**changes)
 
 
 def dataclass(cls=None, /, *, eq=True, repr=True, order=False, unsafe_hash=False, frozen=False, slots=False):
-    """``dataclasses.dataclass`` with the options servelint uses."""
+    """As ``dataclasses.dataclass`` with these options."""
 
     def wrap(cls):
-        if any("__dataclass_fields__" in base.__dict__ for base in cls.__mro__[1:]):
-            raise TypeError(f"{cls.__qualname__}: servelint.structs.dataclass does not support dataclass bases")
-        own = cls.__dict__
-        class_hash = own.get("__hash__", dataclasses.MISSING)
-        explicit_hash = not (class_hash is dataclasses.MISSING or (class_hash is None and "__eq__" in own))
-        has_init, has_repr, has_eq = "__init__" in own, "__repr__" in own, "__eq__" in own
-        if order and not eq:
-            raise ValueError("eq must be true if order is true")
-        cls = dataclasses.dataclass(cls, init=False, eq=False, repr=False, slots=slots)
-        fields = dataclasses.fields(cls)
-        if not has_init:
-            _check_defaults(cls, fields)
-            cls.__init__ = _first_init(cls, frozen, slots)
-        if frozen:
-            if "__setattr__" in own or "__delattr__" in own:
-                raise TypeError(f"Cannot overwrite attribute __setattr__ or __delattr__ in class {cls.__name__}")
-            cls.__setattr__, cls.__delattr__ = _frozen(cls, frozenset(f.name for f in fields))
-            if slots:
-                cls.__getstate__, cls.__setstate__ = _slot_state(fields)
-        if repr and not has_repr:
-            cls.__repr__ = _repr_of(cls, tuple(f.name for f in fields if f.repr))
-        compared = _values_of(tuple(f.name for f in fields if f.compare))
-        if eq and not has_eq:
-            cls.__eq__ = _compare_with(cls, "__eq__", operator.eq, compared)
-        if order:
-            for name, op in (("__lt__", operator.lt), ("__le__", operator.le), ("__gt__", operator.gt), ("__ge__", operator.ge)):
-                if name in own:
-                    raise TypeError(f"Cannot overwrite attribute {name} in class {cls.__name__}. Consider using functools.total_ordering")
-                setattr(cls, name, _compare_with(cls, name, op, compared))
-        # dataclasses' table of what becomes of __hash__ (unsafe_hash, eq, frozen, explicit).
-        if explicit_hash and unsafe_hash:
-            raise TypeError(f"Cannot overwrite attribute __hash__ in class {cls.__name__}")
-        if not explicit_hash and (unsafe_hash or (eq and frozen)):
-            cls.__hash__ = _hash_of(cls, _values_of(tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash))))
-        elif not explicit_hash and eq and not frozen:
-            cls.__hash__ = None
-        return cls
+        return _process(cls, eq, repr, order, unsafe_hash, frozen, slots)
 
     return wrap if cls is None else wrap(cls)
+
+
+def _is_classvar(annotation) -> bool:
+    if isinstance(annotation, str):
+        return annotation.startswith(("ClassVar", "typing.ClassVar"))
+    typing = sys.modules.get("typing")
+    return typing is not None and (annotation is typing.ClassVar or getattr(annotation, "__origin__", None) is typing.ClassVar)
+
+
+def _process(cls, eq, repr, order, unsafe_hash, frozen, slots):
+    if any(_FIELDS in base.__dict__ or "__dataclass_fields__" in base.__dict__ for base in cls.__mro__[1:]):
+        raise TypeError(f"{cls.__qualname__}: servelint.structs.dataclass does not support dataclass bases")
+    if order and not eq:
+        raise ValueError("eq must be true if order is true")
+    own = cls.__dict__
+    found: dict[str, Field] = {}
+    for name, annotation in own.get("__annotations__", {}).items():
+        if _is_classvar(annotation):
+            continue
+        value = own.get(name, MISSING)
+        f = value if isinstance(value, Field) else field(default=value)
+        f.name, f.type = name, annotation
+        if f.default is not MISSING and f.default.__class__.__hash__ is None:
+            raise ValueError(f"mutable default {type(f.default)} for field {name} is not allowed: use default_factory")
+        if isinstance(value, Field):
+            if f.default is MISSING:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, f.default)
+        found[name] = f
+    for name, value in own.items():
+        if isinstance(value, Field) and name not in found:
+            raise TypeError(f"{name!r} is a field but has no type annotation")
+    setattr(cls, _FIELDS, found)
+    every = tuple(found.values())
+
+    class_hash = own.get("__hash__", MISSING)
+    explicit_hash = not (class_hash is MISSING or (class_hash is None and "__eq__" in own))
+    has_init, has_repr, has_eq = "__init__" in own, "__repr__" in own, "__eq__" in own
+    if frozen and ("__setattr__" in own or "__delattr__" in own):
+        raise TypeError(f"Cannot overwrite attribute __setattr__ or __delattr__ in class {cls.__name__}")
+    if order:
+        for name in ("__lt__", "__le__", "__gt__", "__ge__"):
+            if name in own:
+                raise TypeError(f"Cannot overwrite attribute {name} in class {cls.__name__}. "
+                                "Consider using functools.total_ordering")
+    if explicit_hash and unsafe_hash:
+        raise TypeError(f"Cannot overwrite attribute __hash__ in class {cls.__name__}")
+    if not has_init:
+        _check_defaults(every)
+    if "__match_args__" not in own:
+        cls.__match_args__ = tuple(f.name for f in every if f.init and not f.kw_only)
+
+    if slots:
+        cls = _with_slots(cls, every)
+    if not has_init:
+        cls.__init__ = _first_init(cls, frozen, slots)
+    if frozen:
+        cls.__setattr__, cls.__delattr__ = _frozen(cls, frozenset(found))
+        if slots:
+            cls.__getstate__, cls.__setstate__ = _slot_state(every)
+    if repr and not has_repr:
+        cls.__repr__ = _repr_of(cls, tuple(f.name for f in every if f.repr))
+    compared = _values_of(tuple(f.name for f in every if f.compare))
+    if eq and not has_eq:
+        cls.__eq__ = _compare_with(cls, "__eq__", operator.eq, compared)
+    if order:
+        for name, op in (("__lt__", operator.lt), ("__le__", operator.le), ("__gt__", operator.gt), ("__ge__", operator.ge)):
+            setattr(cls, name, _compare_with(cls, name, op, compared))
+    # dataclasses' table of what becomes of __hash__ (unsafe_hash, eq, frozen, explicit).
+    if not explicit_hash and (unsafe_hash or (eq and frozen)):
+        cls.__hash__ = _hash_of(cls, _values_of(tuple(f.name for f in every if (f.compare if f.hash is None else f.hash))))
+    elif not explicit_hash and eq and not frozen:
+        cls.__hash__ = None
+    return cls
+
+
+def _with_slots(cls, every):
+    """The class rebuilt with ``__slots__`` for its fields (as dataclasses
+    rebuilds it: the defaults leave the class and go into ``__init__``)."""
+    inherited = set()
+    for base in cls.__mro__[1:-1]:
+        slots = base.__dict__.get("__slots__", ())
+        inherited.update((slots,) if isinstance(slots, str) else slots)
+    namespace = dict(cls.__dict__)
+    namespace["__slots__"] = tuple(f.name for f in every if f.name not in inherited)
+    for f in every:
+        namespace.pop(f.name, None)
+    namespace.pop("__dict__", None)
+    namespace.pop("__weakref__", None)
+    qualname = cls.__qualname__
+    cls = type(cls)(cls.__name__, cls.__bases__, namespace)
+    cls.__qualname__ = qualname
+    return cls
 
 
 class _Factory:
@@ -90,9 +209,7 @@ _FACTORY = _Factory()
 
 def _first_init(cls, frozen: bool, slots: bool):
     """An ``__init__`` that compiles the class's own on first use and puts it
-    in its place: the code dataclasses generates (the same parameters,
-    defaults, factories, ``init=False`` and ``kw_only`` fields, frozen
-    stores through ``object.__setattr__``, the call of ``__post_init__``)."""
+    in its place."""
 
     def __init__(self, *args, **kwargs):
         real = _compile_init(cls, frozen, slots)
@@ -104,46 +221,46 @@ def _first_init(cls, frozen: bool, slots: bool):
 
 
 def _compile_init(cls, frozen: bool, slots: bool):
-    scope = {"__dataclass_factory__": _FACTORY, "__dataclass_object__": object}
+    scope = {"__struct_factory__": _FACTORY, "__struct_object__": object}
     params, keywords, body = [], [], []
-    for f in dataclasses.fields(cls):
-        default = f"__dataclass_dflt_{f.name}__"
+    for f in fields(cls):
+        default = f"__struct_default_{f.name}__"
         if f.init:
-            if f.default_factory is not dataclasses.MISSING:
+            if f.default_factory is not MISSING:
                 scope[default] = f.default_factory
-                param = f"{f.name}=__dataclass_factory__"
-                value = f"{default}() if {f.name} is __dataclass_factory__ else {f.name}"
-            elif f.default is not dataclasses.MISSING:
+                param = f"{f.name}=__struct_factory__"
+                value = f"{default}() if {f.name} is __struct_factory__ else {f.name}"
+            elif f.default is not MISSING:
                 scope[default] = f.default
                 param, value = f"{f.name}={default}", f.name
             else:
                 param = value = f.name
             (keywords if f.kw_only else params).append(param)
-        elif f.default_factory is not dataclasses.MISSING:
+        elif f.default_factory is not MISSING:
             scope[default] = f.default_factory
             value = f"{default}()"
-        elif slots and f.default is not dataclasses.MISSING:
+        elif slots and f.default is not MISSING:
             scope[default] = f.default
             value = default
         else:
             continue  # read from the class attribute that holds the default
-        body.append(f"__dataclass_object__.__setattr__(__dataclass_self__, {f.name!r}, {value})" if frozen
-                    else f"__dataclass_self__.{f.name} = {value}")
+        body.append(f"__struct_object__.__setattr__(__struct_self__, {f.name!r}, {value})" if frozen
+                    else f"__struct_self__.{f.name} = {value}")
     if hasattr(cls, "__post_init__"):
-        body.append("__dataclass_self__.__post_init__()")
-    signature = ", ".join(["__dataclass_self__", *params, *(["*", *keywords] if keywords else [])])
+        body.append("__struct_self__.__post_init__()")
+    signature = ", ".join(["__struct_self__", *params, *(["*", *keywords] if keywords else [])])
     exec(f"def __init__({signature}):\n    " + "\n    ".join(body or ["pass"]) + "\n", scope)
     init = scope["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     return init
 
 
-def _check_defaults(cls, fields) -> None:
+def _check_defaults(every) -> None:
     """dataclasses' definition-time check of the parameter order."""
     seen_default = False
-    for f in fields:
+    for f in every:
         if f.init and not f.kw_only:
-            if not (f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING):
+            if not (f.default is MISSING and f.default_factory is MISSING):
                 seen_default = True
             elif seen_default:
                 raise TypeError(f"non-default argument {f.name!r} follows default argument")
@@ -152,12 +269,12 @@ def _check_defaults(cls, fields) -> None:
 def _frozen(cls, names: frozenset[str]):
     def __setattr__(self, name, value):
         if type(self) is cls or name in names:
-            raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+            raise FrozenInstanceError(f"cannot assign to field {name!r}")
         super(cls, self).__setattr__(name, value)
 
     def __delattr__(self, name):
         if type(self) is cls or name in names:
-            raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+            raise FrozenInstanceError(f"cannot delete field {name!r}")
         super(cls, self).__delattr__(name)
 
     __setattr__.__qualname__ = f"{cls.__qualname__}.__setattr__"
@@ -165,10 +282,10 @@ def _frozen(cls, names: frozenset[str]):
     return __setattr__, __delattr__
 
 
-def _slot_state(fields):
+def _slot_state(every):
     """Pickling and copying of a frozen class with slots (its ``__setattr__``
     refuses the default way of restoring them)."""
-    names = tuple(f.name for f in fields)
+    names = tuple(f.name for f in every)
 
     def __getstate__(self):
         return [getattr(self, n) for n in names]

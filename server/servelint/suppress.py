@@ -11,9 +11,8 @@ nothing is reported, so stale ones do not pile up.
 from __future__ import annotations
 
 import re
-from dataclasses import field
 
-from .structs import dataclass
+from .structs import dataclass, field
 from .diagnostics import Diagnostic
 from .model import ParsedDocument
 from .text import SourceText, Span

@@ -17,10 +17,9 @@ from __future__ import annotations
 import os
 import weakref
 from collections.abc import MutableMapping
-from dataclasses import field, replace
 from typing import Callable, Iterable
 
-from ..structs import dataclass
+from ..structs import dataclass, field, replace
 from .. import LazyLogger, argv, knowledge
 from ..diagnostics import Diagnostic, Severity
 from ..model import Entry, Launch, ParsedDocument, ParseProblem, Word

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import field
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
-from ..structs import dataclass
+from ..structs import dataclass, field
 from ..diagnostics import Diagnostic
 from ..model import Entry, Launch, ParsedDocument
 from ..release import ReleaseChoice

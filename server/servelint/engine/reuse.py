@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Mapping
-from dataclasses import fields, replace
 from functools import partial
 from typing import Callable
 
-from ..structs import dataclass
+from ..structs import dataclass, fields, replace
 from ..diagnostics import Diagnostic, Edit, Fix, Related
 from ..model import Env, Launch, MovedLaunch, same_linked
 from ..release import ReleaseChoice

@@ -26,11 +26,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import field
 from functools import lru_cache
 from typing import Any
 
-from ..structs import dataclass
+from ..structs import dataclass, field
 from .. import LazyLogger
 from ..argv import Invocation, interpret
 

@@ -30,17 +30,15 @@ but, lazily, ``model_configs`` (the bundled config.json copies).
 
 from __future__ import annotations
 
-import dataclasses
 import errno
 import json
 import os
 import re
 import stat
-from dataclasses import field
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping, NamedTuple
-from ..structs import dataclass
+from ..structs import dataclass, field, replace
 
 __all__ = [
     "MAX_CONFIG_BYTES",
@@ -224,7 +222,7 @@ def _resolve_without_overrides(
     if found is not None and cached is not None and cached.config is not None:
         # A cached config.json without "architectures" still has the fields
         # rules want (context length, heads...).
-        found = dataclasses.replace(found, config=cached.config, path=cached.path)
+        found = replace(found, config=cached.config, path=cached.path)
     elif cached is None and bundled and revision in (None, "main"):
         # The bundled copy is of the id's main branch at some date; a pinned
         # --revision may be another file.

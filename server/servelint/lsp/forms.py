@@ -25,9 +25,9 @@ import re
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, Callable
 
+from ..structs import replace
 from ..diagnostics import Diagnostic, Related
 from ..engine.reuse import places
 from ..text import SourceText, edit_range

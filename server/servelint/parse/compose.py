@@ -25,8 +25,8 @@ import re
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from dataclasses import replace
 
+from ..structs import replace
 from ..model import Entry, EnvVar, Form, ImageBuild, Launch, ParseProblem, Word
 from ..text import Span
 from . import deployment, problems

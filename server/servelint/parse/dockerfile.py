@@ -14,9 +14,8 @@ says otherwise); characters keep their document offsets through all of it.
 from __future__ import annotations
 
 import re
-from dataclasses import field
 
-from ..structs import dataclass
+from ..structs import dataclass, field
 from ..model import EnvVar, Form, Launch, ParsedDocument, ParseProblem, Word
 from ..text import Span
 from . import problems

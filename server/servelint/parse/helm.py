@@ -37,11 +37,11 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import replace
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import Resolver
 
+from ..structs import replace
 from ..model import Entry, Form, Launch, ParseProblem, ReleaseHint, Word
 from ..text import Span
 from . import hints, templates

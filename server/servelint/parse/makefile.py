@@ -30,9 +30,8 @@ reason, keeping their text as written.
 from __future__ import annotations
 
 import re
-from dataclasses import field
 
-from ..structs import dataclass
+from ..structs import dataclass, field
 from ..model import EnvVar, Form, Input, Launch, ParsedDocument, ParseProblem, Word
 from ..text import Span
 from .entry import config_refs

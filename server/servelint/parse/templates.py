@@ -21,9 +21,8 @@ error: a template is a value the file does not show.
 from __future__ import annotations
 
 import re
-from dataclasses import field
 
-from ..structs import dataclass
+from ..structs import dataclass, field
 from ..model import Launch, Word
 from ..text import Span
 

@@ -11,9 +11,8 @@ words sit inside the heredoc.  The engine uses it instead of reading PATH.
 from __future__ import annotations
 
 import posixpath
-from dataclasses import field
 
-from ..structs import dataclass
+from ..structs import dataclass, field
 from ..model import Form, Launch
 from ..text import Span
 from .words import MStr

@@ -24,11 +24,11 @@ import logging
 import os
 from bisect import bisect_right
 from collections import OrderedDict
-from dataclasses import fields
 from typing import Callable
 
 from yaml.nodes import MappingNode, Node, SequenceNode
 
+from ..structs import fields
 from ..model import EnvVar, Form, ImageBuild, Input, Launch, MovedLaunch, ParsedDocument, ParseProblem, ReleaseHint, Word
 from ..text import KnownEdit, Span, edit_between
 from . import deployment, hints, problems, templates

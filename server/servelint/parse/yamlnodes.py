@@ -27,13 +27,12 @@ from __future__ import annotations
 import functools
 import re
 from collections import OrderedDict
-from dataclasses import field
 from typing import Any, Iterator, Sequence
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ..structs import dataclass
+from ..structs import dataclass, field
 from ..model import ParseProblem
 from ..text import Span
 from . import problems

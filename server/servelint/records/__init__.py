@@ -23,10 +23,9 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import field
 from typing import Any, Iterable
 
-from ..structs import dataclass
+from ..structs import dataclass, field
 from .. import LazyLogger
 
 log = LazyLogger(__name__)

@@ -17,11 +17,9 @@ a flag with vLLM's message, a removal fix, related locations).
 
 from __future__ import annotations
 
-import inspect
-from dataclasses import field
 from typing import TYPE_CHECKING, ClassVar, Iterable
 
-from ..structs import dataclass
+from ..structs import dataclass, field
 from ..derive.base import FrozenValue, Value  # noqa: F401 - the value objects rules build on
 from ..derive.view import View
 from ..diagnostics import Applicability, Category, Fix, Related, Severity
@@ -115,6 +113,8 @@ class Rule:
     def doc(cls) -> str:
         """The rule's documentation: its docstring, with the "vLLM source"
         section's per-release places rendered from the generated table."""
+        import inspect  # documentation only: a check's start does without it
+
         text = inspect.cleandoc(cls.__doc__ or "")
         generated = cls.source_lines()
         if not generated:

@@ -14,10 +14,9 @@ sure, ``reparse`` answers None and the whole script is read.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from dataclasses import replace
 from operator import itemgetter
 
-from ...structs import dataclass
+from ...structs import dataclass, replace
 from ...model import Env, EnvVar, Form, Launch, MovedLaunch, ParsedDocument, ParseProblem, ReleaseHint, Word
 from ...text import KnownEdit, Span, edit_between
 from ..entry import config_refs

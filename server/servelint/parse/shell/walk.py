@@ -15,12 +15,11 @@ from __future__ import annotations
 import os
 import re
 import weakref
-from dataclasses import field, replace
 from typing import Callable, NamedTuple, Sequence
 
 from tree_sitter import Node
 
-from ...structs import dataclass
+from ...structs import dataclass, field, replace
 from ...model import Env, EnvVar, Form, Input, Launch, ParseProblem, Word
 from ...text import Span
 from .. import problems, templates

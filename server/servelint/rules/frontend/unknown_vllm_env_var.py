@@ -65,11 +65,13 @@ class UnknownVllmEnvVar(Rule):
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation
+        written = [(name, var) for name, var in inv.env.items() if name.startswith("VLLM_") and var.span is not None]
+        if not written:
+            return  # before the table is read: most launches set no VLLM_ variable
         known = known_env_vars(ctx.version)
         if known is None:
             return
-        unknown = [var for name, var in inv.env.items()
-                   if name.startswith("VLLM_") and name not in known and var.span is not None]
+        unknown = [var for name, var in written if name not in known]
         if not unknown:
             return
         hard = switch(inv, "fail_on_environ_validation")
