@@ -33,6 +33,27 @@ DASHED_KEYS = VllmCheck(
 VLLM_FACTS = (DASHED_KEYS,)
 
 
+# Keys (with a value, or any value: None) that a config class's "before"
+# validator refuses with its own message before pydantic checks the fields:
+# ``PoolerConfig.reject_removed_parameters`` (vllm/config/pooler.py, and the
+# removed task names of vllm/tasks.py). SL916 and SL917 report them; the field
+# check (SL103) must not report the same key a second time.
+_REFUSED_BEFORE = {
+    ("pooler_config", "normalize", None): "pooler.normalize_removed",
+    ("pooler_config", "task", "score"): "pooler.task_score_removed",
+    ("pooler_config", "task", "encode"): "pooler.task_encode_removed",
+}
+
+
+def refused_before(version: str, dest: str, key: str, value: object = None) -> bool:
+    """Whether release ``version`` refuses ``key`` (set to ``value``) of the
+    JSON option ``dest`` in a "before" validator, ahead of its fields."""
+    check = _REFUSED_BEFORE.get((dest, key, None))
+    if check is None and isinstance(value, str):
+        check = _REFUSED_BEFORE.get((dest, key, value))
+    return check is not None and validators.site(check, version) is not None
+
+
 def config_key(version: str, dest: str, key: str) -> str:
     """The key vLLM looks up for ``key`` written in JSON option ``dest``."""
     if dest == "speculative_config" and validators.has(DASHED_KEYS.key, version):

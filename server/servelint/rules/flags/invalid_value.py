@@ -8,7 +8,7 @@ import re
 from ...diagnostics import Applicability, Category, Edit, Fix, Severity
 from ...jsonpos import locate
 from ...text import Span
-from ...derive.flags import config_key
+from ...derive.flags import config_key, refused_before
 from ...values import check_value
 from ..base import Context, Finding, Rule
 from ._shared import FALSE_WORDS, TRUE_WORDS, nearest
@@ -342,6 +342,8 @@ class InvalidValue(Rule):
                 span = key_span or span
             if isinstance(key, str):
                 key = config_key(ctx.version, flag.dest, key)
+                if refused_before(ctx.version, flag.dest, key, val):
+                    continue
             if key not in fields:
                 close = nearest(key, list(fields), n=1)
                 msg = f"{flag.canonical} has no key {key!r}"
@@ -373,6 +375,9 @@ class InvalidValue(Rule):
             return
         fields = json_info.get("fields") or {}
         top = flag.dotted_key.split(".", 1)[0]
+        if refused_before(ctx.version, flag.dest, config_key(ctx.version, flag.dest, top),
+                          flag.values[-1].text if flag.values and "." not in flag.dotted_key else None):
+            return
         if fields and config_key(ctx.version, flag.dest, top) not in fields:
             close = nearest(top, list(fields), n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""

@@ -15,7 +15,9 @@ _CHECK = VllmCheck("multimodal.processor_on_accelerator", "Cannot run the multi-
                    "vllm/config/multimodal.py")
 
 # A ``torch.device`` string of the CUDA device type: "cuda" or "cuda:N".
-_CUDA = re.compile(r"cuda(:\d+)?")
+# torch refuses surrounding spaces and an index with a leading zero
+# ("Invalid device string", torch 2.13): vLLM then stops at SL919's check.
+_CUDA = re.compile(r"cuda(?::(?:0|[1-9]\d*))?")
 
 
 class MmProcessorOnAccelerator(Rule):
@@ -72,7 +74,7 @@ class MmProcessorOnAccelerator(Rule):
         if kwargs.how != "flag" or not kwargs.known:
             return
         device = kwargs.value.get("device")
-        if not isinstance(device, str) or not _CUDA.fullmatch(device.strip()):
+        if not isinstance(device, str) or not _CUDA.fullmatch(device):
             return
         if written(inv, "ec_transfer_config") or not builds_multimodal_config(ctx):
             return
