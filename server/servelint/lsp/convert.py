@@ -104,13 +104,13 @@ def to_lsp(d: Diagnostic, source_of: SourceOf, version_of: VersionOf) -> types.D
 
 
 def data_of(d: Diagnostic, source_of: SourceOf, version_of: VersionOf) -> dict[str, Any]:
+    """What the server's own handlers read back: the rule's name (suppressing
+    it), the document version and the fixes (code actions), the record
+    (hover).  Nothing else: every push carries the data of every diagnostic
+    of the document."""
     data: dict[str, Any] = {"name": d.name, "version": version_of(d.path)}
-    if d.flag:
-        data["flag"] = d.flag
     if d.record:
         data["record"] = d.record
-    if d.vllm_version:
-        data["vllmVersion"] = d.vllm_version
     if d.fixes:
         data["fixes"] = [fix_json(f, source_of, version_of) for f in d.fixes]
     return data
