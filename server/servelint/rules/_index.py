@@ -220,6 +220,8 @@ RULES = (
     ('engram.engram_storage_combination', 'SL909', 'engram-storage-combination', ('engram_config',), None, (), ('0.30.0', '0.31.0', '0.32.0', '0.33.0'), None, None),
     ('engram.engram_shared_memory_requires_dp', 'SL910', 'engram-shared-memory-requires-dp', ('engram_config',), None, (), ('0.30.0', '0.31.0', '0.32.0', '0.33.0'), None, None),
     ('engram.engram_elastic_ep', 'SL915', 'engram-elastic-ep', ('engram_config',), None, (), ('0.30.0', '0.31.0', '0.32.0', '0.33.0'), None, None),
+    ('kernel.moe_ep_megakernel_a2a_conflict', 'SL767', 'moe-ep-megakernel-a2a-conflict', ('all2all_backend',), None, (), ('0.32.0', '0.33.0'), None, None),
+    ('kernel.moe_backend_megadeepgemm_requires_dsv4', 'SL768', 'moe-backend-megadeepgemm-requires-dsv4', ('kernel_config', 'moe_backend'), None, (), ('0.29.0', '0.30.0', '0.31.0', '0.32.0', '0.33.0'), None, None),
     ('kv_transfer.kv_connector_requires_kv_role', 'SL911', 'kv-connector-requires-kv-role', ('kv_transfer_config',), None, (), ('0.25.0', '0.26.0', '0.27.0', '0.27.1', '0.28.0', '0.29.0', '0.30.0', '0.31.0', '0.32.0', '0.33.0'), None, None),
     ('kv_transfer.hisparse_connector_host_pool', 'SL914', 'hisparse-connector-host-pool', ('kv_transfer_config',), None, (), ('0.30.0', '0.31.0', '0.32.0', '0.33.0'), None, None),
     ('load.load_format_unknown', 'SL342', 'load-format-unknown', ('load_format',), None, (), ('0.25.0', '0.26.0', '0.27.0', '0.27.1', '0.28.0', '0.29.0', '0.30.0', '0.31.0', '0.32.0', '0.33.0'), None, None),
