@@ -6,6 +6,7 @@ from typing import Iterable
 
 from ...derive.config_json import config_object
 from ...derive.flags import value_of
+from ...derive.model import arch_facts, model_config
 from ...diagnostics import Category, Severity
 from ...knowledge import validators
 from ..base import Context, Finding, Rule, finding, vllm_message
@@ -17,8 +18,9 @@ class AttentionBackendUnknown(Rule):
 
     ## What it does
     Reports `--attention-backend`, `--attention-config`'s `backend` and
-    `backend_per_kind` values, and `--speculative-config`'s
-    `attention_backend`, naming no member of the release's
+    `backend_per_kind` values, `--speculative-config`'s
+    `attention_backend`, and `--mm-encoder-attn-backend` of a multimodal
+    model, naming no member of the release's
     `AttentionBackendEnum` (`FLASH_ATTN`, `TRITON_ATTN`, `FLASHINFER`,
     `FLASHINFER_MLA`, `TRITON_MLA`, `CUTLASS_MLA`, `FLEX_ATTENTION`, ...;
     any case; generated per release). `auto` stands for vLLM's own choice
@@ -44,10 +46,13 @@ class AttentionBackendUnknown(Rule):
     `backend_per_kind` only the first problem of the map is reported (vLLM
     stops there: an unknown kind is `attention-backend-per-kind-unknown-kind`).
     Silent for `--attention-backend` beside `--attention-config`'s `backend`
-    (vLLM refuses the pair first: `attention-backend-mutually-exclusive`).
+    (vLLM refuses the pair first: `attention-backend-mutually-exclusive`),
+    for `--mm-encoder-attn-backend` unless the model's config.json is known
+    and its architecture multimodal, and for `XFORMERS` there (vLLM's own
+    "has been removed" message comes first).
 
     ## vLLM source
-    `_AttentionBackendEnumMeta.__getitem__`, called by `AttentionConfig.validate_backend_before` and `validate_backend_per_kind_before`, and by `SpeculativeConfig._parse_attention_backend`.
+    `_AttentionBackendEnumMeta.__getitem__`, called by `AttentionConfig.validate_backend_before` and `validate_backend_per_kind_before`, by `SpeculativeConfig._parse_attention_backend` and by `MultiModalConfig._validate_mm_encoder_attn_backend`.
     """
 
     code = "SL771"
@@ -57,7 +62,7 @@ class AttentionBackendUnknown(Rule):
     vllm_checks = (UNKNOWN_BACKEND,)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "--attention-backend"
-    requires = ("--attention-backend", "--attention-config", "--speculative-config")
+    requires = ("--attention-backend", "--attention-config", "--speculative-config", "--mm-encoder-attn-backend")
 
     def check(self, ctx: Context) -> Iterable[Finding]:
         inv = ctx.invocation
@@ -70,6 +75,28 @@ class AttentionBackendUnknown(Rule):
                                   note=note(p, f"key {p.key!r} of {flag.canonical}"))
         yield from self._shorthand(ctx)
         yield from self._speculative(ctx)
+        yield from self._mm_encoder(ctx)
+
+    def _mm_encoder(self, ctx: Context) -> Iterable[Finding]:
+        """``MultiModalConfig._validate_mm_encoder_attn_backend``: the same
+        lookup after its ``XFORMERS`` check, for a multimodal model only
+        (``ModelConfig`` builds ``MultiModalConfig`` for those alone)."""
+        inv = ctx.invocation
+        if inv.last("mm_encoder_attn_backend") is None:
+            return
+        v = value_of(inv, "mm_encoder_attn_backend")
+        if not v.known or not isinstance(v.value, str) or not v.flags or v.value.upper() == "XFORMERS":
+            return
+        if model_config(ctx) is None:
+            return
+        arch = arch_facts(ctx)
+        if arch is None or arch.supports_multimodal is not True:
+            return
+        p = unknown_backend(v.value, ctx.version)
+        if p is None or not validators.has(UNKNOWN_BACKEND.key, ctx.version):
+            return
+        yield finding(ctx, v.flags[-1], vllm_message(ctx, UNKNOWN_BACKEND.key, *p.values), UNKNOWN_BACKEND.key,
+                      note=note(p))
 
     def _speculative(self, ctx: Context) -> Iterable[Finding]:
         """``SpeculativeConfig._parse_attention_backend``: the same lookup,
