@@ -9,7 +9,7 @@ before-validator); read in vllm/engine/arg_utils.py of 0.25.0-0.33.0.
 
 from __future__ import annotations
 
-from ...derive.config_json import config_object
+from ...derive.config_json import config_object_before
 from ...derive.flags import value_of
 from ...derive.view import memo
 
@@ -33,7 +33,7 @@ def _moe_backend(inv) -> "tuple[str, object] | None":
         name = _normal(v.value)
         if name != "auto":
             return name, v.flags[-1]
-    got = config_object(inv, "kernel_config")
+    got = config_object_before(inv, "kernel_config", {"moe_backend": _normal})
     if got is None:
         return None
     cfg, flag = got
