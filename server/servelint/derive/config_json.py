@@ -138,3 +138,27 @@ def config_object(inv: "Invocation", dest: str) -> "tuple[dict, Flag | None] | N
 def has_field(inv: "Invocation", dest: str, name: str) -> bool:
     """Whether the release's config class of ``dest`` has field ``name``."""
     return name in fields_of(inv, dest)
+
+
+def config_object_before(inv: "Invocation", dest: str, before: dict) -> "tuple[dict, Flag | None] | None":
+    """``config_object``, with the values of the keys in ``before`` passed
+    through their function first (a field's ``mode="before"`` validator,
+    such as ``KernelConfig._normalize_moe_backend``), as pydantic sees them."""
+    cfg = json_of(inv, dest)
+    if not cfg.known or not isinstance(cfg.value, dict):
+        return None
+    fields = fields_of(inv, dest)
+    out = {}
+    for key, value in cfg.value.items():
+        if not isinstance(key, str):
+            return None
+        if key in before:
+            value = before[key](value)
+        if fields:
+            info = fields.get(config_key(inv.version, dest, key))
+            if info is None:
+                return None
+            if not value_fits(info.get("type"), value) or not _within(value, info.get("constraints")):
+                return None
+        out[key] = value
+    return out, (cfg.flags[-1] if cfg.flags else None)

@@ -1,0 +1,4 @@
+#!/usr/bin/env bash
+# servelint: vllm=0.33.0
+# The oracle's trigger case observability/bucket_bound_zero.
+vllm serve ../../../conformance/models/llama --custom-histogram-buckets '{"request_latency": [0, 0.5]}'
