@@ -66,9 +66,10 @@ def uses_qsa(text) -> bool | None:
 def spec_method(ctx: Context):
     """The speculative method ``SpeculativeConfig`` ends with and the flag
     that wrote the speculative config, or None (no speculative decoding,
-    one vLLM refuses before, or a method servelint cannot tell)."""
+    one vLLM refuses before, one that builds nothing: no model and no
+    token count, or a method servelint cannot tell)."""
     p = proposer(ctx)
-    if p is None or p.branch is None or not isinstance(p.method, str) or not p.args.flags:
+    if p is None or p.branch in (None, "none") or not isinstance(p.method, str) or not p.args.flags:
         return None
     return p.method, p.args.anchor
 
