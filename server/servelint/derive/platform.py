@@ -119,3 +119,31 @@ def dtype_on(ctx: "View", capability: tuple[int, int]) -> Dtype | None:
     if ck in supported:
         return Dtype(ck, "auto", ck, False, d.flags)
     return Dtype(preferred, "auto", ck, True, d.flags)
+
+
+# -- The attention backend names of each release ---------------------------------
+
+_ATTENTION_BACKENDS = None
+
+
+def attention_backend_names(version: str) -> "tuple[frozenset, frozenset] | None":
+    """The ``AttentionBackendEnum`` member names of ``version`` and those
+    ``AttentionConfig.__post_init__`` resets to automatic selection (the
+    MiniMax-M3 MSA aliases), from the generated table
+    (``knowledge/data/attention_backends.json``, by
+    tools/knowledge/attention_backends.py); None for a release it lacks."""
+    global _ATTENTION_BACKENDS
+    if _ATTENTION_BACKENDS is None:
+        import json
+        import os
+
+        path = os.path.join(os.path.dirname(os.path.dirname(__file__)), "knowledge", "data", "attention_backends.json")
+        try:
+            with open(path, encoding="utf-8") as f:
+                _ATTENTION_BACKENDS = json.load(f).get("releases", {})
+        except (OSError, ValueError):
+            _ATTENTION_BACKENDS = {}
+    row = _ATTENTION_BACKENDS.get(version)
+    if row is None:
+        return None
+    return frozenset(row.get("backends", ())), frozenset(row.get("reset_to_auto", ()))
