@@ -14,6 +14,10 @@ Read with ``ast`` from each unpacked release (never imported):
   (vllm/v1/attention/backends/registry.py), in definition order: the names
   ``_AttentionBackendEnumMeta.__getitem__`` accepts and lists in
   "Unknown attention backend: ...";
+* ``attention_backends_reset_to_auto``: the members
+  ``AttentionConfig.__post_init__`` resets to automatic selection (the keys
+  of its ``msa_aliases`` dict, the MiniMax-M3 sparse decode kernels;
+  vllm/config/attention.py), listed where that dict exists;
 * ``kv_cache_spec_kinds``: the values of ``KVCacheSpecKind``
   (vllm/v1/kv_cache_interface.py), the keys
   ``AttentionConfig.validate_backend_per_kind_before`` accepts;
@@ -116,6 +120,24 @@ def attention_backends(root: str) -> list[str] | None:
     return None if tree is None else _enum_members(tree, "AttentionBackendEnum", values=False)
 
 
+def attention_backends_reset_to_auto(root: str) -> list[str] | None:
+    """Keys ``AttentionBackendEnum.X`` of a ``msa_aliases`` dict (vllm/config/attention.py)."""
+    tree = _parse(root, "vllm/config/attention.py")
+    if tree is None:
+        return None
+    out = []
+    for node in ast.walk(tree):
+        target = value = None
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            target, value = node.target.id, node.value
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            target, value = node.targets[0].id, node.value
+        if target == "msa_aliases" and isinstance(value, ast.Dict):
+            out += [key.attr for key in value.keys if isinstance(key, ast.Attribute)
+                    and isinstance(key.value, ast.Name) and key.value.id == "AttentionBackendEnum"]
+    return sorted(out) or None
+
+
 def kv_cache_spec_kinds(root: str) -> list[str] | None:
     tree = _parse(root, "vllm/v1/kv_cache_interface.py")
     return None if tree is None else _enum_members(tree, "KVCacheSpecKind", values=True)
@@ -195,6 +217,7 @@ def flashinfer_moe_ep_backends(root: str) -> list[str] | None:
 _TABLES = {
     "bucket_families": bucket_families,
     "attention_backends": attention_backends,
+    "attention_backends_reset_to_auto": attention_backends_reset_to_auto,
     "kv_cache_spec_kinds": kv_cache_spec_kinds,
     "flashinfer_moe_ep_architectures": flashinfer_moe_ep_architectures,
     "flashinfer_moe_ep_model_backends": flashinfer_moe_ep_model_backends,

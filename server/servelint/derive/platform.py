@@ -123,27 +123,15 @@ def dtype_on(ctx: "View", capability: tuple[int, int]) -> Dtype | None:
 
 # -- The attention backend names of each release ---------------------------------
 
-_ATTENTION_BACKENDS = None
-
-
 def attention_backend_names(version: str) -> "tuple[frozenset, frozenset] | None":
     """The ``AttentionBackendEnum`` member names of ``version`` and those
     ``AttentionConfig.__post_init__`` resets to automatic selection (the
     MiniMax-M3 MSA aliases), from the generated table
-    (``knowledge/data/attention_backends.json``, by
-    tools/knowledge/attention_backends.py); None for a release it lacks."""
-    global _ATTENTION_BACKENDS
-    if _ATTENTION_BACKENDS is None:
-        import json
-        import os
+    (``knowledge/data/config_names.json``, by tools/knowledge/config_names.py);
+    None for a release it lacks."""
+    from ..knowledge import config_names
 
-        path = os.path.join(os.path.dirname(os.path.dirname(__file__)), "knowledge", "data", "attention_backends.json")
-        try:
-            with open(path, encoding="utf-8") as f:
-                _ATTENTION_BACKENDS = json.load(f).get("releases", {})
-        except (OSError, ValueError):
-            _ATTENTION_BACKENDS = {}
-    row = _ATTENTION_BACKENDS.get(version)
-    if row is None:
+    backends = config_names.names("attention_backends", version)
+    if backends is None:
         return None
-    return frozenset(row.get("backends", ())), frozenset(row.get("reset_to_auto", ()))
+    return frozenset(backends), frozenset(config_names.names("attention_backends_reset_to_auto", version) or ())

@@ -42,10 +42,7 @@ class DataParallelBackendUnknown(Rule):
 
     ## Fix
     `--data-parallel-backend mp` (the default: vLLM's own processes) or
-    `ray`.
-
-    ## Fix safety
-    No fix is offered: which backend was meant is the user's call.
+    `ray` (no fix is offered: which backend was meant is the user's call).
 
     ## Evidence
     The value as written; silent when it is a variable the file does not set.
