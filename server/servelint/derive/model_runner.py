@@ -1,0 +1,376 @@
+"""The feature lists behind the Model Runner choice (vllm/config/vllm.py
+``_get_v2_model_runner_unsupported_features`` and
+``_get_v1_model_runner_unsupported_features``, 0.29.0-0.33.0), and the runner
+they make vLLM pick.
+
+Each entry of a list is decided from the flags, the environment and the
+model's config.json, or left unknown; a list with an unknown entry is not
+``complete`` (vLLM's message lists every entry, so the message is then
+unknown too).  ``derive.runner.use_v2_model_runner`` answers the runner
+question without the lists (unknown when a flag of them is written); the
+functions here are for rules that need the lists themselves.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .base import UNKNOWN, Derived, FrozenValue, at_least, is_int
+from .flags import file_value, json_of, written
+from .runner import _forced_v2_by_config, has_triton, v2_env
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .view import View
+
+
+class Features(FrozenValue):
+    """An unsupported-feature list: ``items`` (vLLM's wording, in its order)
+    that hold, the ``flags`` that turn each on (one tuple per item), and
+    whether every entry of the release's list was decided (``complete``)."""
+
+    __slots__ = _fields = ("items", "flags", "complete")
+
+    def __init__(self, items: tuple, flags: tuple, complete: bool) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "items", items)
+        setattr_(self, "flags", flags)
+        setattr_(self, "complete", complete)
+
+
+class _Acc:
+    def __init__(self) -> None:
+        self.items: list[str] = []
+        self.flags: list[tuple] = []
+        self.complete = True
+
+    def add(self, label: str, holds: bool | None, flags=()) -> None:
+        if holds is None:
+            self.complete = False
+        elif holds:
+            self.items.append(label)
+            self.flags.append(tuple(flags))
+
+    def done(self) -> Features:
+        return Features(tuple(self.items), tuple(self.flags), self.complete)
+
+
+def _int(ctx: "View", dest: str) -> Derived:
+    inv = ctx.invocation
+    if dest not in inv.knowledge.by_dest:
+        return Derived(1, "default")
+    v = file_value(inv, dest)
+    return v if is_int(v.value) else UNKNOWN
+
+
+def _above_one(ctx: "View", dest: str) -> tuple[bool | None, tuple]:
+    v = _int(ctx, dest)
+    if not v.known:
+        return None, ()
+    return v.value > 1, tuple(v.flags)
+
+
+def _plain(ctx: "View", dest: str) -> Derived:
+    """A plain option's value as vLLM receives it, its default included
+    (also a None default); UNKNOWN when the file does not show it.  A
+    release without the option gives its absence (None, "default")."""
+    inv = ctx.invocation
+    if dest not in inv.knowledge.by_dest:
+        return Derived(None, "default")
+    v = file_value(inv, dest)
+    return UNKNOWN if v.how == "unknown" else v
+
+
+def _switch(ctx: "View", dest: str) -> tuple[bool | None, tuple]:
+    v = _plain(ctx, dest)
+    if v.how == "unknown":
+        return None, ()
+    if not v.value:
+        return False, ()
+    return True, tuple(v.flags)
+
+
+class _Spec:
+    """The speculative config as the lists read it: ``on`` (False: none;
+    None: not known), its final ``method`` (None: not known), its
+    ``args`` (the merged JSON keys) and its flags."""
+
+    def __init__(self, on: bool | None, method: str | None = None, args=None, flags: tuple = ()) -> None:
+        self.on, self.method, self.args, self.flags = on, method, args, flags
+
+    def key(self, name: str, default=None):
+        if self.args is None:
+            return default
+        value = self.args.get(name)
+        return default if value is None else value
+
+
+def _spec(ctx: "View") -> _Spec:
+    from .speculative import SPECULATIVE_DESTS, proposer
+
+    inv = ctx.invocation
+    if not any(written(inv, d) for d in SPECULATIVE_DESTS if d in inv.knowledge.by_dest):
+        return _Spec(False)
+    p = proposer(ctx)
+    if p is None or p.fails is not None or p.branch is None:
+        return _Spec(None)
+    if p.branch == "none":
+        return _Spec(False)
+    flags = tuple(p.args.flags[-1:]) if getattr(p.args, "flags", None) else ()
+    return _Spec(True, p.method if isinstance(p.method, str) else None, p.args, flags)
+
+
+def _compilation_mode_stock(ctx: "View") -> tuple[bool | None, tuple]:
+    cc = json_of(ctx.invocation, "compilation_config")
+    if not cc.known:
+        return None, ()
+    mode = cc.value.get("mode")
+    if mode is None:
+        return False, ()
+    if mode == 1 or str(mode).strip().upper() in ("1", "STOCK_TORCH_COMPILE"):
+        return True, tuple(cc.flags)
+    if isinstance(mode, bool) or not (is_int(mode) or isinstance(mode, str)):
+        return None, ()
+    return False, ()
+
+
+def _model_json(ctx: "View") -> dict | None:
+    from .model import model_config
+
+    cfg = model_config(ctx)
+    return cfg if cfg is not None and hasattr(cfg, "get") else None
+
+
+# The speculative methods each release's V2 list names as unsupported
+# ("speculative method '<m>'"); 0.28.0/0.29.0 instead allow a few methods
+# and name n-gram drafting apart.
+_V2_BLOCKED_METHODS = (
+    ("0.33.0", ("suffix", "custom_class")),
+    ("0.32.0", ("suffix", "medusa", "mlp_speculator", "custom_class")),
+    ("0.31.0", ("ngram", "ngram_gpu", "suffix", "medusa", "mlp_speculator", "custom_class")),
+    ("0.30.0", ("ngram", "ngram_gpu", "draft_model", "suffix", "medusa", "mlp_speculator", "custom_class")),
+)
+_V2_ALLOWED_0_29 = ("eagle", "eagle3", "mtp", "dflash", "dspark", "extract_hidden_states")
+
+
+def v2_unsupported_features(ctx: "View") -> Features | None:
+    """``_get_v2_model_runner_unsupported_features`` (0.29.0-0.33.0; None in
+    other releases).
+
+    Every release: pipeline parallelism with ``external_launcher``, the
+    speculative method, parallel drafting outside DFlash/DSpark; 0.29.0:
+    EAGLE3 with pipeline parallelism, ``--enable-dbo``, KV sharing fast
+    prefill; 0.29.0-0.31.0: stock torch.compile, sequence parallelism
+    (``enable_sp`` with tensor parallelism: its default depends on the
+    model's size, so tensor parallelism above 1 is unknown), elastic EP;
+    0.29.0-0.30.0: custom logits processors (the flag; logits-processor
+    plugins installed in the image are assumed absent); 0.30.0-0.31.0:
+    Mamba cache mode 'all'; 0.30.0+: ubatching (``--enable-dbo`` or
+    ``--ubatch-size`` above 1): "dual batch overlap" when
+    ``VLLM_USE_V2_MODEL_RUNNER`` is unset, else the DBO list
+    (``_get_dbo_unsupported_features``), which is unknown here; 0.32.0+:
+    heterogeneous-vocabulary drafts.  ``--enable-dbo`` is always unknown:
+    the CPU platform turns it off (vllm/platforms/cpu.py) and the CUDA
+    platform keeps it, so which list vLLM reads depends on where it runs.
+    """
+    version = ctx.version
+    if not at_least(version, "0.29.0"):
+        return None
+    inv = ctx.invocation
+    acc = _Acc()
+    before_0_32 = not at_least(version, "0.32.0")
+    if before_0_32:
+        acc.add("stock torch.compile", *_compilation_mode_stock(ctx))
+        tp = _int(ctx, "tensor_parallel_size")
+        acc.add("sequence parallelism", None if not tp.known or tp.value > 1 else False)
+    pp = _int(ctx, "pipeline_parallel_size")
+    backend = _plain(ctx, "distributed_executor_backend")
+    if not pp.known or backend.how == "unknown":
+        acc.add("pipeline parallelism with external_launcher", None)
+    else:
+        acc.add("pipeline parallelism with external_launcher",
+                backend.value == "external_launcher" and pp.value > 1, tuple(backend.flags) + tuple(pp.flags))
+    spec = _spec(ctx)
+    if spec.on is None:
+        acc.add("speculative decoding", None)
+    elif spec.on:
+        method = spec.method
+        if method is None:
+            acc.add("speculative method", None)
+        elif not at_least(version, "0.30.0"):
+            if method in ("ngram", "ngram_gpu"):
+                acc.add("ngram/ngram_gpu speculative decoding", True, spec.flags)
+            else:
+                acc.add(f"speculative method '{method}'", method not in _V2_ALLOWED_0_29, spec.flags)
+        else:
+            blocked = next(b for floor, b in _V2_BLOCKED_METHODS if at_least(version, floor))
+            acc.add(f"speculative method '{method}'", method in blocked, spec.flags)
+        drafting = spec.key("parallel_drafting", False)
+        if method is None or not isinstance(drafting, bool):
+            acc.add("parallel drafting for EAGLE speculative decoding", None)
+        else:
+            acc.add("parallel drafting for EAGLE speculative decoding",
+                    drafting and method not in ("dflash", "dspark"), spec.flags)
+        if not at_least(version, "0.30.0"):
+            acc.add("EAGLE3 with pipeline parallelism",
+                    None if method is None or not pp.known else method == "eagle3" and pp.value > 1,
+                    spec.flags + tuple(pp.flags))
+        if at_least(version, "0.32.0"):
+            hetero = spec.key("use_heterogeneous_vocab", False)
+            acc.add("heterogeneous-vocabulary draft models", hetero if isinstance(hetero, bool) else None,
+                    spec.flags)
+    dbo, _ = _switch(ctx, "enable_dbo")
+    if dbo is not False:
+        acc.add("dual batch overlap", None)
+    elif at_least(version, "0.30.0"):
+        ub = _int(ctx, "ubatch_size")
+        if not ub.known:
+            acc.add("dual batch overlap", None)
+        elif ub.value > 1:
+            env = v2_env(inv)
+            if env.how == "default":
+                acc.add("dual batch overlap", True, tuple(ub.flags))
+            else:
+                acc.add("dual batch overlap with ...", None)
+    if before_0_32:
+        acc.add("elastic expert parallelism", *_switch(ctx, "enable_elastic_ep"))
+    if not at_least(version, "0.31.0"):
+        lp = _plain(ctx, "logits_processors")
+        acc.add("custom logits processors", None if lp.how == "unknown" else bool(lp.value), tuple(lp.flags))
+    if not at_least(version, "0.30.0"):
+        acc.add("KV sharing fast prefill", *_switch(ctx, "kv_sharing_fast_prefill"))
+    if at_least(version, "0.30.0") and before_0_32:
+        from .cache import mamba_cache_mode
+
+        mode = mamba_cache_mode(ctx)
+        acc.add("mamba cache mode 'all'", None if not mode.known else mode.value == "all", tuple(mode.flags))
+    return acc.done()
+
+
+_STEP5 = ("Step5ForCausalLM", "Step5ForConditionalGeneration")
+
+
+def v1_unsupported_features(ctx: "View") -> Features | None:
+    """``_get_v1_model_runner_unsupported_features`` (0.29.0-0.33.0; None in
+    other releases).
+
+    Every release: prefill context parallelism, DSpark, adaptive draft
+    verification, mixed sliding/full DFlash drafts and DFlash candidate-head
+    (0.29.0-0.30.0: DFlash2) drafts (unknown for method ``dflash``),
+    diffusion models (``canvas_length`` in config.json), batch-sharded
+    sampling; 0.31.0+: pipeline parallelism with async scheduling (False
+    unless ``--async-scheduling`` is written: unset, vLLM turns it off for
+    V1 with pipeline parallelism; written, unknown: the CPU platform's hook
+    turns it off before the check, the CUDA platform keeps it); 0.33.0: XPress drafts (method ``dflash``: unknown),
+    ``draft_lm_head_quantization``, the Parse 3.5 MTP draft (method
+    ``mtp``: unknown), Step5 models.
+    """
+    version = ctx.version
+    if not at_least(version, "0.29.0"):
+        return None
+    inv = ctx.invocation
+    acc = _Acc()
+    latest = at_least(version, "0.33.0")
+    acc.add("prefill context parallel", *_above_one(ctx, "prefill_context_parallel_size"))
+    if at_least(version, "0.31.0"):
+        pp = _int(ctx, "pipeline_parallel_size")
+        async_on = _plain(ctx, "async_scheduling")
+        if not pp.known or async_on.how == "unknown":
+            acc.add("pipeline parallelism with async scheduling", None)
+        elif pp.value > 1 and async_on.value is True:
+            # Explicit: the CUDA platform keeps it, the CPU platform's hook
+            # (before this check) turns async scheduling off.
+            acc.add("pipeline parallelism with async scheduling", None)
+    spec = _spec(ctx)
+    if spec.on is None or spec.on and spec.method is None:
+        acc.add("speculative decoding", None)
+    elif spec.on:
+        method = spec.method
+        acc.add("dspark speculative decoding", method == "dspark", spec.flags)
+        if latest and method != "dspark":
+            acc.add("xpress speculative decoding", None if method == "dflash" else False)
+        adaptive = spec.key("enable_adaptive_verification", False)
+        acc.add("adaptive draft verification", adaptive if isinstance(adaptive, bool) else None, spec.flags)
+        if latest:
+            acc.add("draft lm_head quantization", spec.key("draft_lm_head_quantization") is not None, spec.flags)
+            acc.add("Parse 3.5 MTP", None if method == "mtp" else False)
+        acc.add("mixed sliding/full dflash drafts", None if method == "dflash" else False)
+        acc.add("DFlash candidate-head drafts", None if method == "dflash" else False)
+    model = _model_json(ctx)
+    acc.add("diffusion models", None if model is None else model.get("canvas_length") is not None)
+    acc.add("batch-sharded sampling", *_switch(ctx, "enable_batch_sharded_sampling"))
+    if latest:
+        archs = model.get("architectures") if model is not None else None
+        if not isinstance(archs, (list, tuple)):
+            acc.add("Step5", None)
+        else:
+            acc.add("Step5", bool(archs) and archs[0] in _STEP5)
+    return acc.done()
+
+
+def _hisparse_possible(ctx: "View") -> bool:
+    """Whether a HiSparse config may exist (it forces Model Runner V2 first):
+    in ``--attention-config`` or made for a HiSparseConnector."""
+    inv = ctx.invocation
+    for dest in ("attention_config", "kv_transfer_config"):
+        if dest not in inv.knowledge.by_dest or not written(inv, dest):
+            continue
+        cfg = json_of(inv, dest)
+        if not cfg.known or "hisparse" in repr(cfg.value).lower():
+            return True
+    return False
+
+
+def v2_forced(ctx: "View") -> Derived:
+    """Model Runner V2 chosen without the fallback (0.29.0+): a watermark
+    config (0.30.0+) or ``VLLM_USE_V2_MODEL_RUNNER=1``.  True, False (the
+    runner falls back or is V1), or unknown; HiSparse is unknown here (it
+    has checks of its own first)."""
+    inv = ctx.invocation
+    if _hisparse_possible(ctx):
+        return UNKNOWN
+    if at_least(ctx.version, "0.30.0"):
+        forced = _forced_v2_by_config(inv)
+        if forced.value is not False:
+            return forced
+    env = v2_env(inv)
+    if env.how == "env":
+        return env
+    if env.how == "unknown":
+        return UNKNOWN
+    return Derived(False, "default")
+
+
+def runner_is_v1(ctx: "View") -> Derived:
+    """``not VllmConfig.use_v2_model_runner`` with the fallback evaluated
+    (0.29.0+): True when vLLM runs Model Runner V1, with why and the flags
+    that decide it; False for V2; unknown when servelint cannot tell."""
+    inv = ctx.invocation
+    version = ctx.version
+    if not at_least(version, "0.29.0") or _hisparse_possible(ctx):
+        return UNKNOWN
+    if at_least(version, "0.30.0"):
+        forced = _forced_v2_by_config(inv)
+        if forced.value is not False:
+            return UNKNOWN if not forced.known else Derived(False, forced.how, forced.why, forced.flags)
+    env = v2_env(inv)
+    if env.how == "unknown":
+        return UNKNOWN
+    if env.how == "env":
+        return Derived(not env.value, "env", env.why)
+    if ctx.target == "rocm" and not at_least(version, "0.32.0"):
+        return UNKNOWN  # ROCm's default-V1 architectures
+    triton = has_triton(ctx.target)
+    if triton is None:
+        return UNKNOWN
+    if not triton:
+        return Derived(True, "platform", f"vLLM {version} picks Model Runner V1 without Triton (target {ctx.target})")
+    v2 = v2_unsupported_features(ctx)
+    if v2 is None:
+        return UNKNOWN
+    if v2.items:
+        flags = tuple(f for fl in v2.flags for f in fl)
+        return Derived(True, "flag", f"Model Runner V2 does not yet support {', '.join(v2.items)}; vLLM falls "
+                       "back to Model Runner V1", flags)
+    if not v2.complete:
+        return UNKNOWN
+    return Derived(False, "default")
