@@ -119,6 +119,64 @@ def _spec(ctx: "View") -> _Spec:
     return _Spec(True, p.method if isinstance(p.method, str) else None, p.args, flags)
 
 
+class DFlashDraft(FrozenValue):
+    """A ``dflash`` draft as ``VllmConfig`` reads it: the draft config's
+    ``architectures`` after ``EAGLEConfig`` renamed them, its
+    ``layer_types``, and the speculative config's flags."""
+
+    __slots__ = _fields = ("archs", "layer_types", "flags")
+
+    def __init__(self, archs: tuple, layer_types: tuple, flags: tuple) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "archs", archs)
+        setattr_(self, "layer_types", layer_types)
+        setattr_(self, "flags", flags)
+
+    @property
+    def mixed_layers(self) -> bool:
+        """``_dflash_needs_multi_kv_group``: some, not all, layers sliding."""
+        sliding = sum(t == "sliding_attention" for t in self.layer_types)
+        return 0 < sliding < len(self.layer_types)
+
+    def candidate(self, version: str) -> bool:
+        """``_is_dflash_candidate_draft`` (0.31.0+) / ``_is_dflash2_draft`` (0.29.0/0.30.0)."""
+        if not at_least(version, "0.31.0"):
+            names = {"DFlash2DraftModel"}
+        elif not at_least(version, "0.33.0"):
+            names = {"DFlash2DraftModel", "LiLiCorrDraftModel"}
+        else:
+            names = {"DFlash2DraftModel", "DFlash2BeamDraftModel", "LiLiCorrDraftModel"}
+        return bool(names.intersection(self.archs))
+
+
+_XPRESS_ARCHITECTURES = frozenset({"Qwen3XPressModel", "DFlashQwen3XPressModel"})
+
+
+def dflash_draft(ctx: "View") -> DFlashDraft | None:
+    """The launch's ``dflash`` draft (see ``DFlashDraft``), or None: another
+    method, or a draft whose config servelint does not have or does not
+    follow (a speculators-format checkpoint, nested text configs)."""
+    from .speculative import proposer
+
+    p = proposer(ctx)
+    if p is None or p.method != "dflash" or not isinstance(p.draft, dict) and not hasattr(p.draft, "get"):
+        return None
+    draft = p.draft
+    if draft.get("speculators_config") is not None or isinstance(draft.get("text_config"), dict):
+        return None
+    archs = draft.get("architectures")
+    if not isinstance(archs, (list, tuple)) or not all(isinstance(a, str) for a in archs):
+        return None
+    keep_lilicorr = at_least(ctx.version, "0.31.0")
+    renamed = tuple(a if a.startswith("DFlash") or a.endswith("DFlash")
+                    or keep_lilicorr and a == "LiLiCorrDraftModel" else f"DFlash{a}" for a in archs)
+    layers = draft.get("layer_types") or []
+    if not isinstance(layers, (list, tuple)):
+        return None
+    flags = tuple(p.args.flags[-1:]) if getattr(p.args, "flags", None) else ()
+    return DFlashDraft(renamed, tuple(layers), flags)
+
+
 def _compilation_mode_stock(ctx: "View") -> tuple[bool | None, tuple]:
     cc = json_of(ctx.invocation, "compilation_config")
     if not cc.known:
@@ -174,7 +232,7 @@ def v2_unsupported_features(ctx: "View") -> Features | None:
     """
     version = ctx.version
     if not at_least(version, "0.29.0"):
-        return None
+        return _v2_unsupported_before_0_29(ctx)
     inv = ctx.invocation
     acc = _Acc()
     before_0_32 = not at_least(version, "0.32.0")
@@ -246,6 +304,80 @@ def v2_unsupported_features(ctx: "View") -> Features | None:
     return acc.done()
 
 
+def _v2_unsupported_before_0_29(ctx: "View") -> Features:
+    """The V2 list of 0.25.0-0.28.0: prefill context parallelism (0.26.0+:
+    without MLA), stock torch.compile, sequence parallelism (tensor
+    parallelism above 1: unknown), pipeline parallelism with
+    external_launcher, n-gram drafting, another method than EAGLE/EAGLE3/
+    MTP/DFlash/DSpark, parallel drafting, EAGLE3 with pipeline parallelism,
+    (0.28.0) adaptive verification with LoRA, without CUDA graphs or with
+    pipeline parallelism (unknown when it is on: the final cudagraph mode),
+    DBO (unknown, see ``v2_unsupported_features``), elastic EP, (up to
+    0.27.1) routed experts capture, custom logits processors, prompt
+    embeds, (0.25.0) raw/processed logprobs modes (unknown: the runner
+    type), KV sharing fast prefill, (up to 0.27.1) an EC transfer config."""
+    from .model import uses_mla
+
+    version = ctx.version
+    inv = ctx.invocation
+    acc = _Acc()
+    pcp = _int(ctx, "prefill_context_parallel_size")
+    if not pcp.known:
+        acc.add("prefill context parallelism", None)
+    elif pcp.value > 1 and at_least(version, "0.26.0"):
+        mla = uses_mla(ctx)
+        acc.add("prefill context parallelism", None if mla is None else not mla, tuple(pcp.flags))
+    else:
+        acc.add("prefill context parallelism", pcp.value > 1, tuple(pcp.flags))
+    acc.add("stock torch.compile", *_compilation_mode_stock(ctx))
+    tp = _int(ctx, "tensor_parallel_size")
+    acc.add("sequence parallelism", None if not tp.known or tp.value > 1 else False)
+    pp = _int(ctx, "pipeline_parallel_size")
+    backend = _plain(ctx, "distributed_executor_backend")
+    if not pp.known or backend.how == "unknown":
+        acc.add("pipeline parallelism with external_launcher", None)
+    else:
+        acc.add("pipeline parallelism with external_launcher",
+                backend.value == "external_launcher" and pp.value > 1, tuple(backend.flags) + tuple(pp.flags))
+    spec = _spec(ctx)
+    if spec.on is None or spec.on and spec.method is None:
+        acc.add("speculative decoding", None)
+    elif spec.on:
+        method = spec.method
+        if method in ("ngram", "ngram_gpu"):
+            acc.add("ngram/ngram_gpu speculative decoding", True, spec.flags)
+        else:
+            acc.add(f"speculative method '{method}'",
+                    method not in ("eagle", "eagle3", "mtp", "dflash", "dspark"), spec.flags)
+        drafting = spec.key("parallel_drafting", False)
+        acc.add("parallel drafting for EAGLE speculative decoding",
+                None if not isinstance(drafting, bool) else drafting and method not in ("dflash", "dspark"),
+                spec.flags)
+        acc.add("EAGLE3 with pipeline parallelism",
+                None if not pp.known else method == "eagle3" and pp.value > 1, spec.flags + tuple(pp.flags))
+        if at_least(version, "0.28.0"):
+            adaptive = spec.key("enable_adaptive_verification", False)
+            acc.add("adaptive verification", None if adaptive is not False else False)
+    dbo, _ = _switch(ctx, "enable_dbo")
+    acc.add("dual batch overlap", None if dbo is not False else False)
+    acc.add("elastic expert parallelism", *_switch(ctx, "enable_elastic_ep"))
+    if not at_least(version, "0.28.0"):
+        acc.add("routed experts capture", *_switch(ctx, "enable_return_routed_experts"))
+    lp = _plain(ctx, "logits_processors")
+    acc.add("custom logits processors", None if lp.how == "unknown" else bool(lp.value), tuple(lp.flags))
+    acc.add("prompt embeds", *_switch(ctx, "enable_prompt_embeds"))
+    if not at_least(version, "0.26.0"):
+        mode = _plain(ctx, "logprobs_mode")
+        acc.add("logprobs mode", None if mode.how == "unknown" or mode.value in ("raw_logits", "processed_logits")
+                else False)
+    acc.add("KV sharing fast prefill", *_switch(ctx, "kv_sharing_fast_prefill"))
+    if not at_least(version, "0.28.0") and "ec_transfer_config" in inv.knowledge.by_dest:
+        ec = json_of(inv, "ec_transfer_config")
+        acc.add("EC transfer", None if not ec.known else bool(written(inv, "ec_transfer_config") and ec.value),
+                tuple(ec.flags))
+    return acc.done()
+
+
 _STEP5 = ("Step5ForCausalLM", "Step5ForConditionalGeneration")
 
 
@@ -255,12 +387,13 @@ def v1_unsupported_features(ctx: "View") -> Features | None:
 
     Every release: prefill context parallelism, DSpark, adaptive draft
     verification, mixed sliding/full DFlash drafts and DFlash candidate-head
-    (0.29.0-0.30.0: DFlash2) drafts (unknown for method ``dflash``),
+    (0.29.0-0.30.0: DFlash2) drafts (from the draft's config.json,
+    ``dflash_draft``; unknown when servelint does not have it),
     diffusion models (``canvas_length`` in config.json), batch-sharded
     sampling; 0.31.0+: pipeline parallelism with async scheduling (False
     unless ``--async-scheduling`` is written: unset, vLLM turns it off for
     V1 with pipeline parallelism; written, unknown: the CPU platform's hook
-    turns it off before the check, the CUDA platform keeps it); 0.33.0: XPress drafts (method ``dflash``: unknown),
+    turns it off before the check, the CUDA platform keeps it); 0.33.0: XPress drafts (the draft's architecture),
     ``draft_lm_head_quantization``, the Parse 3.5 MTP draft (method
     ``mtp``: unknown), Step5 models.
     """
@@ -286,15 +419,21 @@ def v1_unsupported_features(ctx: "View") -> Features | None:
     elif spec.on:
         method = spec.method
         acc.add("dspark speculative decoding", method == "dspark", spec.flags)
+        dflash = dflash_draft(ctx) if method == "dflash" else None
+        known_draft = method != "dflash" or dflash is not None
         if latest and method != "dspark":
-            acc.add("xpress speculative decoding", None if method == "dflash" else False)
+            acc.add("xpress speculative decoding",
+                    None if not known_draft else dflash is not None and bool(_XPRESS_ARCHITECTURES & set(dflash.archs)),
+                    spec.flags)
         adaptive = spec.key("enable_adaptive_verification", False)
         acc.add("adaptive draft verification", adaptive if isinstance(adaptive, bool) else None, spec.flags)
         if latest:
             acc.add("draft lm_head quantization", spec.key("draft_lm_head_quantization") is not None, spec.flags)
             acc.add("Parse 3.5 MTP", None if method == "mtp" else False)
-        acc.add("mixed sliding/full dflash drafts", None if method == "dflash" else False)
-        acc.add("DFlash candidate-head drafts", None if method == "dflash" else False)
+        acc.add("mixed sliding/full dflash drafts",
+                None if not known_draft else dflash is not None and dflash.mixed_layers, spec.flags)
+        label = "DFlash candidate-head drafts" if at_least(version, "0.31.0") else "dflash2 drafts"
+        acc.add(label, None if not known_draft else dflash is not None and dflash.candidate(version), spec.flags)
     model = _model_json(ctx)
     acc.add("diffusion models", None if model is None else model.get("canvas_length") is not None)
     acc.add("batch-sharded sampling", *_switch(ctx, "enable_batch_sharded_sampling"))
@@ -321,14 +460,19 @@ def _hisparse_possible(ctx: "View") -> bool:
 
 
 def v2_forced(ctx: "View") -> Derived:
-    """Model Runner V2 chosen without the fallback (0.29.0+): a watermark
-    config (0.30.0+) or ``VLLM_USE_V2_MODEL_RUNNER=1``.  True, False (the
-    runner falls back or is V1), or unknown; HiSparse is unknown here (it
-    has checks of its own first)."""
+    """Model Runner V2 chosen without the fallback: a watermark config
+    (0.30.0+) or ``VLLM_USE_V2_MODEL_RUNNER=1``; before 0.29.0, with the
+    variable unset, also a feature only V2 has (0.25.0 :550-560, 0.27.0,
+    0.28.0 :615-650): prefill context parallelism (0.27.0+), a DSpark
+    draft, a DFlash draft with mixed sliding/full layers (0.26.0+) or
+    DFlash2 (0.28.0), a diffusion model.  True, False (the runner falls
+    back or is V1), or unknown; HiSparse is unknown here (it has checks of
+    its own first)."""
     inv = ctx.invocation
+    version = ctx.version
     if _hisparse_possible(ctx):
         return UNKNOWN
-    if at_least(ctx.version, "0.30.0"):
+    if at_least(version, "0.30.0"):
         forced = _forced_v2_by_config(inv)
         if forced.value is not False:
             return forced
@@ -337,6 +481,30 @@ def v2_forced(ctx: "View") -> Derived:
         return env
     if env.how == "unknown":
         return UNKNOWN
+    if not at_least(version, "0.29.0"):
+        if at_least(version, "0.27.0"):
+            pcp = _int(ctx, "prefill_context_parallel_size")
+            if not pcp.known:
+                return UNKNOWN
+            if pcp.value > 1:
+                return Derived(True, "flag", "prefill context parallelism makes vLLM pick Model Runner V2",
+                               tuple(pcp.flags))
+        spec = _spec(ctx)
+        if spec.on is None or spec.on and spec.method is None:
+            return UNKNOWN
+        if spec.on and spec.method == "dspark":
+            return Derived(True, "flag", "DSpark makes vLLM pick Model Runner V2", spec.flags)
+        if spec.on and spec.method == "dflash" and at_least(version, "0.26.0"):
+            draft = dflash_draft(ctx)
+            if draft is None:
+                return UNKNOWN
+            if draft.mixed_layers or at_least(version, "0.28.0") and draft.candidate(version):
+                return Derived(True, "flag", "this DFlash draft makes vLLM pick Model Runner V2", spec.flags)
+        model = _model_json(ctx)
+        if model is None:
+            return UNKNOWN
+        if model.get("canvas_length") is not None:
+            return Derived(True, "default", "a diffusion model makes vLLM pick Model Runner V2")
     return Derived(False, "default")
 
 

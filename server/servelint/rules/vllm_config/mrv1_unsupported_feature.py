@@ -22,9 +22,10 @@ class Mrv1UnsupportedFeature(Rule):
     list, such as `--ubatch-size` above 1 or a speculative method V2
     lacks, makes vLLM fall back to V1) and, under V1, lists what of the
     release's "V1 does not support" list the launch turns on, as vLLM
-    does: `--prefill-context-parallel-size` above 1, pipeline parallelism
-    with `--async-scheduling` (0.31.0+), DSpark drafting, adaptive draft
-    verification, `draft_lm_head_quantization` (0.33.0), a diffusion model
+    does: `--prefill-context-parallel-size` above 1, DSpark drafting, adaptive draft
+    verification, `dflash` drafts with mixed sliding/full layers, a
+    candidate head (DFlash2, LiLiCorr) or (0.33.0) an XPress refiner,
+    `draft_lm_head_quantization` (0.33.0), a diffusion model
     (`canvas_length` in its config.json), `--enable-batch-sharded-sampling`,
     a Step5 model (0.33.0).
 
@@ -48,9 +49,12 @@ class Mrv1UnsupportedFeature(Rule):
     target and the model's config.json (`servelint.derive.model_runner`).
     vLLM's message lists every unsupported feature, so the rule is silent
     when one entry of the list is not known: a flag set to a run-time
-    value, a `dflash` draft (its KV layout and candidate head come from
-    the draft checkpoint), an `mtp` draft in 0.33.0 (Parse 3.5), a model
-    whose config.json is not at hand.  Also silent when the runner is not
+    value, a `dflash` draft whose config.json servelint does not have or
+    does not follow (its KV layout, refiner and candidate head come from
+    it), an `mtp` draft in 0.33.0 (Parse 3.5), a model whose config.json
+    is not at hand, `-pp` above 1 with `--async-scheduling` (0.31.0+: on
+    CUDA V1 refuses it, but the CPU platform turns async scheduling off
+    before the check, so the oracle cannot confirm it).  Also silent when the runner is not
     known: `--enable-dbo` (the CPU platform turns it off, CUDA keeps it),
     ROCm before 0.32.0, HiSparse.  Releases before 0.29.0 have no such
     list.

@@ -20,7 +20,9 @@ class Mrv2UnsupportedFeature(Rule):
     ## What it does
     When the launch makes vLLM run Model Runner V2 without its fallback
     (`VLLM_USE_V2_MODEL_RUNNER=1` in the launch's environment; from
-    0.30.0 also `--watermark-config`, which forces V2), lists what of the
+    0.30.0 also `--watermark-config`; before 0.29.0, with the variable
+    unset, also a feature only V2 has: `-pcp` above 1 (0.27.0+), a DSpark
+    draft, some DFlash drafts, a diffusion model), lists what of the
     release's "V2 does not yet support" list the launch turns on, as vLLM
     does: pipeline parallelism with `--distributed-executor-backend
     external_launcher`, a speculative method V2 lacks (0.33.0: `suffix`,
@@ -29,7 +31,9 @@ class Mrv2UnsupportedFeature(Rule):
     (0.32.0+), `--ubatch-size` above 1 with the variable unset ("dual batch
     overlap"), and in older releases stock torch.compile, elastic EP,
     custom logits processors, KV sharing fast prefill, EAGLE3 with
-    pipeline parallelism and Mamba cache mode 'all'.
+    pipeline parallelism, Mamba cache mode 'all', and before 0.29.0 prefill
+    context parallelism on a model without MLA, routed experts capture,
+    prompt embeds and an EC transfer config.
 
     ## Why
     With the variable unset vLLM falls back to Model Runner V1 with a
@@ -53,9 +57,9 @@ class Mrv2UnsupportedFeature(Rule):
     before 0.32.0 (sequence parallelism's default depends on the model's
     size), `--enable-dbo` (the CPU platform turns it off, CUDA keeps it),
     DBO with the variable set (its own list), a speculative method
-    servelint cannot settle, and HiSparse (its own checks come first).
-    Releases before 0.29.0 choose the runner differently (features that
-    force V2, default-V2 architectures): silent there.
+    servelint cannot settle, adaptive verification in 0.28.0 (the final
+    cudagraph mode), raw/processed logprobs modes in 0.25.0 (the runner
+    type), and HiSparse (its own checks come first).
 
     ## vLLM source
     `VllmConfig._validate_v2_model_runner`, after the platform hook in
@@ -69,11 +73,9 @@ class Mrv2UnsupportedFeature(Rule):
     vllm_checks = (_CHECK,)
     reviewed = ("0.25.0", "0.33.0")
     anchor = "VLLM_USE_V2_MODEL_RUNNER"
-    requires = ("VLLM_USE_V2_MODEL_RUNNER", "--watermark-config")
+    requires = None  # before 0.29.0 a diffusion model alone may force V2
 
     def check(self, ctx: Context) -> Iterable[Finding]:
-        if not ctx.at_least("0.29.0"):
-            return
         if not ctx.at_least("0.33.0") and has_triton(ctx.target) is not True:
             return  # "Model Runner V2 requires Triton." comes first up to 0.32.0
         forced = v2_forced(ctx)
