@@ -381,6 +381,25 @@ def _v2_unsupported_before_0_29(ctx: "View") -> Features:
 _STEP5 = ("Step5ForCausalLM", "Step5ForConditionalGeneration")
 
 
+def _parse_mtp(ctx: "View") -> bool | None:
+    """Whether an ``mtp`` draft becomes ``ParseAuxMTPModel`` (0.33.0
+    ``SpeculativeConfig.hf_config_override``: a draft whose first
+    architecture is ``RadioMBartPrefixForCausalLM`` with a causal vision
+    prefix); None when the draft's config is not at hand."""
+    from .speculative import proposer
+
+    p = proposer(ctx)
+    draft = p.draft if p is not None else None
+    if draft is None or not hasattr(draft, "get"):
+        return None
+    archs = draft.get("architectures")
+    if not isinstance(archs, (list, tuple)) or not archs:
+        return None
+    if archs[0] != "RadioMBartPrefixForCausalLM":
+        return False
+    return None
+
+
 def v1_unsupported_features(ctx: "View") -> Features | None:
     """``_get_v1_model_runner_unsupported_features`` (0.29.0-0.33.0; None in
     other releases).
@@ -395,7 +414,7 @@ def v1_unsupported_features(ctx: "View") -> Features | None:
     V1 with pipeline parallelism; written, unknown: the CPU platform's hook
     turns it off before the check, the CUDA platform keeps it); 0.33.0: XPress drafts (the draft's architecture),
     ``draft_lm_head_quantization``, the Parse 3.5 MTP draft (method
-    ``mtp``: unknown), Step5 models.
+    ``mtp``: from the draft's architecture), Step5 models.
     """
     version = ctx.version
     if not at_least(version, "0.29.0"):
@@ -429,7 +448,7 @@ def v1_unsupported_features(ctx: "View") -> Features | None:
         acc.add("adaptive draft verification", adaptive if isinstance(adaptive, bool) else None, spec.flags)
         if latest:
             acc.add("draft lm_head quantization", spec.key("draft_lm_head_quantization") is not None, spec.flags)
-            acc.add("Parse 3.5 MTP", None if method == "mtp" else False)
+            acc.add("Parse 3.5 MTP", _parse_mtp(ctx) if method == "mtp" else False, spec.flags)
         acc.add("mixed sliding/full dflash drafts",
                 None if not known_draft else dflash is not None and dflash.mixed_layers, spec.flags)
         label = "DFlash candidate-head drafts" if at_least(version, "0.31.0") else "dflash2 drafts"

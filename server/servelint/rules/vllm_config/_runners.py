@@ -41,7 +41,7 @@ def runner_finding(ctx: Context, key: str, message: str, runner: "Derived", feat
     if runner.how == "env" and var is not None and var.span is not None and flags:
         rel.append(Related(ctx.path, var.span, f"{V2_ENV}={var.value} set here"))
     for f in runner.flags:
-        if runner.how != "env" and flags:
+        if runner.how != "env" and flags and f is not flags[0]:
             rel.append(Related(path_of(ctx, f), f.name_span, f"runner chosen because of {f.canonical}"))
     text = f"{message} ({note})" if note else message
     return Finding(span, text, flag=flags[0].canonical if flags else None, related=rel, vllm_message=message,

@@ -51,7 +51,8 @@ class Mrv1UnsupportedFeature(Rule):
     when one entry of the list is not known: a flag set to a run-time
     value, a `dflash` draft whose config.json servelint does not have or
     does not follow (its KV layout, refiner and candidate head come from
-    it), an `mtp` draft in 0.33.0 (Parse 3.5), a model whose config.json
+    it), an `mtp` draft in 0.33.0 whose config is not at hand or is a
+    Radio mBART one (Parse 3.5), a model whose config.json
     is not at hand, `-pp` above 1 with `--async-scheduling` (0.31.0+: on
     CUDA V1 refuses it, but the CPU platform turns async scheduling off
     before the check, so the oracle cannot confirm it).  Also silent when the runner is not
