@@ -15,8 +15,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def runner_finding(ctx: Context, key: str, message: str, runner: "Derived", features: "Features",
-                   note: str) -> Finding:
-    """A finding of ``message`` on the first flag that turns a listed
+                   note: str, exact: bool = True) -> Finding:
+    """A finding of ``message`` (vLLM's own when ``exact``: every entry of
+    its list is known; else servelint's wording) on the first flag that turns a listed
     feature on (else on ``VLLM_USE_V2_MODEL_RUNNER``, else on the launch),
     pointing at the other features' flags and at the variable."""
     inv = ctx.invocation
@@ -44,5 +45,6 @@ def runner_finding(ctx: Context, key: str, message: str, runner: "Derived", feat
         if runner.how != "env" and flags and f is not flags[0]:
             rel.append(Related(path_of(ctx, f), f.name_span, f"runner chosen because of {f.canonical}"))
     text = f"{message} ({note})" if note else message
-    return Finding(span, text, flag=flags[0].canonical if flags else None, related=rel, vllm_message=message,
+    return Finding(span, text, flag=flags[0].canonical if flags else None, related=rel,
+                   vllm_message=message if exact else None,
                    path=path, data={"vllm_source": vllm_source(ctx, key)})

@@ -47,8 +47,10 @@ class Mrv1UnsupportedFeature(Rule):
     ## Evidence
     The flags, the environment the file gives the launch, the declared
     target and the model's config.json (`servelint.derive.model_runner`).
-    vLLM's message lists every unsupported feature, so the rule is silent
-    when one entry of the list is not known: a flag set to a run-time
+    vLLM's message lists every unsupported feature: when an entry of the
+    list is not known but another holds, the rule still reports, in its
+    own words ("..., and possibly more"); it is silent when no entry is
+    known to hold. Entries servelint cannot decide: a flag set to a run-time
     value, a `dflash` draft whose config.json servelint does not have or
     does not follow (its KV layout, refiner and candidate head come from
     it), an `mtp` draft in 0.33.0 whose config is not at hand or is a
@@ -78,7 +80,7 @@ class Mrv1UnsupportedFeature(Rule):
         if not ctx.at_least("0.29.0"):
             return
         features = v1_unsupported_features(ctx)
-        if features is None or not features.complete or not features.items:
+        if features is None or not features.items:
             return
         v1 = runner_is_v1(ctx)
         if v1.value is not True:
@@ -86,5 +88,8 @@ class Mrv1UnsupportedFeature(Rule):
         message = vllm_message(ctx, _CHECK.key, ", ".join(features.items))
         if message is None:
             return
+        if not features.complete:
+            # vLLM refuses the launch, but its list may hold more than servelint can tell.
+            message = f"{message}, and possibly more features servelint cannot decide from the file"
         note = "" if v1.how == "env" else v1.why
-        yield runner_finding(ctx, _CHECK.key, message, v1, features, note)
+        yield runner_finding(ctx, _CHECK.key, message, v1, features, note, exact=features.complete)

@@ -52,8 +52,10 @@ class Mrv2UnsupportedFeature(Rule):
     ## Evidence
     The flags, the environment the file gives the launch and the model's
     config.json (`servelint.derive.model_runner`).  vLLM's message lists
-    every unsupported feature, so the rule is silent when one entry of the
-    list is not known: a flag set to a run-time value, tensor parallelism
+    every unsupported feature: when an entry of the list is not known but
+    another holds, the rule still reports, in its own words ("..., and
+    possibly more"); it is silent when no entry is known to hold. Entries
+    servelint cannot decide: a flag set to a run-time value, tensor parallelism
     before 0.32.0 (sequence parallelism's default depends on the model's
     size), `--enable-dbo` (the CPU platform turns it off, CUDA keeps it),
     DBO with the variable set (its own list), a speculative method
@@ -82,10 +84,13 @@ class Mrv2UnsupportedFeature(Rule):
         if forced.value is not True:
             return
         features = v2_unsupported_features(ctx)
-        if features is None or not features.complete or not features.items:
+        if features is None or not features.items:
             return
         message = vllm_message(ctx, _CHECK.key, ", ".join(features.items))
         if message is None:
             return
+        if not features.complete:
+            # vLLM refuses the launch, but its list may hold more than servelint can tell.
+            message = f"{message}, and possibly more features servelint cannot decide from the file"
         note = "" if forced.how == "env" else f"{forced.why}"
-        yield runner_finding(ctx, _CHECK.key, message, forced, features, note)
+        yield runner_finding(ctx, _CHECK.key, message, forced, features, note, exact=features.complete)
