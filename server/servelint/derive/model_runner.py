@@ -225,7 +225,7 @@ def v2_unsupported_features(ctx: "View") -> Features | None:
     Mamba cache mode 'all'; 0.30.0+: ubatching (``--enable-dbo`` or
     ``--ubatch-size`` above 1): "dual batch overlap" when
     ``VLLM_USE_V2_MODEL_RUNNER`` is unset, else the DBO list
-    (``_get_dbo_unsupported_features``), which is unknown here; 0.32.0+:
+    (``_get_dbo_unsupported_features``, ``_dbo_unsupported``); 0.32.0+:
     heterogeneous-vocabulary drafts.  ``--enable-dbo`` is always unknown:
     the CPU platform turns it off (vllm/platforms/cpu.py) and the CUDA
     platform keeps it, so which list vLLM reads depends on where it runs.
@@ -288,7 +288,7 @@ def v2_unsupported_features(ctx: "View") -> Features | None:
             if env.how == "default":
                 acc.add("dual batch overlap", True, tuple(ub.flags))
             else:
-                acc.add("dual batch overlap with ...", None)
+                _dbo_unsupported(ctx, acc, spec)
     if before_0_32:
         acc.add("elastic expert parallelism", *_switch(ctx, "enable_elastic_ep"))
     if not at_least(version, "0.31.0"):
@@ -376,6 +376,49 @@ def _v2_unsupported_before_0_29(ctx: "View") -> Features:
         acc.add("EC transfer", None if not ec.known else bool(written(inv, "ec_transfer_config") and ec.value),
                 tuple(ec.flags))
     return acc.done()
+
+
+def _dbo_unsupported(ctx: "View", acc: _Acc, spec: _Spec) -> None:
+    """``_get_dbo_unsupported_features`` with ``VLLM_USE_V2_MODEL_RUNNER``
+    set (0.30.0+): LoRA, speculative decoding, pipeline parallelism,
+    context parallelism, a multimodal or encoder-decoder model, a hybrid
+    model, PIECEWISE CUDA graphs (unknown unless ``--enforce-eager``: the
+    final mode depends on overrides), a multimodal encoder-only instance."""
+    from .model import arch_facts
+
+    lora, lora_flags = _switch(ctx, "enable_lora")
+    acc.add("dual batch overlap with LoRA", lora, lora_flags)
+    acc.add("dual batch overlap with speculative decoding", spec.on, spec.flags)
+    acc.add("dual batch overlap with pipeline parallelism", *_above_one(ctx, "pipeline_parallel_size"))
+    dcp, dcp_flags = _above_one(ctx, "decode_context_parallel_size")
+    pcp, pcp_flags = _above_one(ctx, "prefill_context_parallel_size")
+    if dcp or pcp:
+        acc.add("dual batch overlap with context parallelism", True, dcp_flags + pcp_flags)
+    else:
+        acc.add("dual batch overlap with context parallelism", None if dcp is None or pcp is None else False)
+    arch = arch_facts(ctx)
+    model = _model_json(ctx)
+    if arch is None or model is None:
+        acc.add("dual batch overlap with multimodal models", None)
+        acc.add("dual batch overlap with hybrid models", None)
+    else:
+        mm = arch.supports_multimodal
+        enc_dec = getattr(arch, "attn_type", None) == "encoder_decoder" or model.get("is_encoder_decoder") is True
+        acc.add("dual batch overlap with multimodal models",
+                True if enc_dec else None if mm is not False else False)
+        hybrid = arch.is_hybrid
+        if hybrid is True:
+            # ModelConfig.is_hybrid: not when every layer_types entry is attention.
+            layers = model.get("layer_types")
+            if isinstance(layers, (list, tuple)):
+                hybrid = not all(t in ("attention", "full_attention") for t in layers)
+            elif layers is not None:
+                hybrid = None
+        acc.add("dual batch overlap with hybrid models", hybrid if isinstance(hybrid, bool) else None)
+    eager, _ = _switch(ctx, "enforce_eager")
+    acc.add("dual batch overlap with PIECEWISE CUDA graphs", False if eager else None)
+    if arch is None or arch.supports_multimodal is not False:
+        acc.add("dual batch overlap with encoder only models", None)
 
 
 _STEP5 = ("Step5ForCausalLM", "Step5ForConditionalGeneration")

@@ -58,7 +58,9 @@ class Mrv2UnsupportedFeature(Rule):
     servelint cannot decide: a flag set to a run-time value, tensor parallelism
     before 0.32.0 (sequence parallelism's default depends on the model's
     size), `--enable-dbo` (the CPU platform turns it off, CUDA keeps it),
-    DBO with the variable set (its own list), a speculative method
+    with the variable set, DBO's own list (its PIECEWISE CUDA graphs entry
+    is known only with `--enforce-eager`; a multimodal model's, only for
+    encoder-decoder models), a speculative method
     servelint cannot settle, adaptive verification in 0.28.0 (the final
     cudagraph mode), raw/processed logprobs modes in 0.25.0 (the runner
     type), and HiSparse (its own checks come first).
