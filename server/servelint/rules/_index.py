@@ -186,6 +186,7 @@ RULES = (
     ('frontend.elastic_ep_caps_api_servers', 'SL719', 'elastic-ep-caps-api-servers', ('api_server_count',), None, (), ('0.25.0', '0.26.0', '0.27.0', '0.27.1', '0.28.0', '0.29.0', '0.30.0', '0.31.0', '0.32.0', '0.33.0'), None, None),
     ('frontend.rust_frontend_ignores_api_server_count', 'SL720', 'rust-frontend-ignores-api-server-count', ('api_server_count',), None, (), ('0.25.0', '0.26.0', '0.27.0', '0.27.1', '0.28.0', '0.29.0', '0.30.0', '0.31.0', '0.32.0', '0.33.0'), None, None),
     ('frontend.unknown_vllm_env_var', 'SL721', 'unknown-vllm-env-var', None, None, (), ('0.25.0', '0.26.0', '0.27.0', '0.27.1', '0.28.0', '0.29.0', '0.30.0', '0.31.0', '0.32.0', '0.33.0'), None, None),
+    ('frontend.tool_call_parser_unknown', 'SL722', 'tool-call-parser-unknown', ('tool_call_parser',), None, (), ('0.25.0', '0.26.0', '0.27.0', '0.27.1', '0.28.0', '0.29.0', '0.30.0', '0.31.0', '0.32.0', '0.33.0'), None, None),
     ('compilation.cudagraph_max_size_vs_capture_sizes', 'SL327', 'cudagraph-max-size-vs-capture-sizes', ('max_cudagraph_capture_size',), None, (), ('0.25.0', '0.26.0', '0.27.0', '0.27.1', '0.28.0', '0.29.0', '0.30.0', '0.31.0', '0.32.0', '0.33.0'), '0.25.0', None),
     ('compilation.compilation_mode_unknown', 'SL740', 'compilation-mode-unknown', ('compilation_config',), None, (), ('0.25.0', '0.26.0', '0.27.0', '0.27.1', '0.28.0', '0.29.0', '0.30.0', '0.31.0', '0.32.0', '0.33.0'), None, None),
     ('compilation.cudagraph_mode_unknown', 'SL741', 'cudagraph-mode-unknown', ('compilation_config',), None, (), None, None, None),
