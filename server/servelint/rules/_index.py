@@ -188,6 +188,7 @@ RULES = (
     ('frontend.unknown_vllm_env_var', 'SL721', 'unknown-vllm-env-var', None, None, (), ('0.25.0', '0.26.0', '0.27.0', '0.27.1', '0.28.0', '0.29.0', '0.30.0', '0.31.0', '0.32.0', '0.33.0'), None, None),
     ('frontend.tool_call_parser_unknown', 'SL722', 'tool-call-parser-unknown', ('tool_call_parser',), None, (), ('0.25.0', '0.26.0', '0.27.0', '0.27.1', '0.28.0', '0.29.0', '0.30.0', '0.31.0', '0.32.0', '0.33.0'), None, None),
     ('frontend.reasoning_parser_unknown', 'SL723', 'reasoning-parser-unknown', ('reasoning_parser', 'structured_outputs_config'), None, (), ('0.25.0', '0.26.0', '0.27.0', '0.27.1', '0.28.0', '0.29.0', '0.30.0', '0.31.0', '0.32.0', '0.33.0'), None, None),
+    ('frontend.lora_modules_invalid_fields', 'SL724', 'lora-modules-invalid-fields', ('lora_modules',), None, (), ('0.25.0', '0.26.0', '0.27.0', '0.27.1', '0.28.0', '0.29.0', '0.30.0', '0.31.0', '0.32.0', '0.33.0'), None, None),
     ('compilation.cudagraph_max_size_vs_capture_sizes', 'SL327', 'cudagraph-max-size-vs-capture-sizes', ('max_cudagraph_capture_size',), None, (), ('0.25.0', '0.26.0', '0.27.0', '0.27.1', '0.28.0', '0.29.0', '0.30.0', '0.31.0', '0.32.0', '0.33.0'), '0.25.0', None),
     ('compilation.compilation_mode_unknown', 'SL740', 'compilation-mode-unknown', ('compilation_config',), None, (), ('0.25.0', '0.26.0', '0.27.0', '0.27.1', '0.28.0', '0.29.0', '0.30.0', '0.31.0', '0.32.0', '0.33.0'), None, None),
     ('compilation.cudagraph_mode_unknown', 'SL741', 'cudagraph-mode-unknown', ('compilation_config',), None, (), None, None, None),
