@@ -54,8 +54,10 @@ _CHECKED_LATER: dict[str, str] = {}
 # --kv-cache-dtype (a plain str from 0.33.0, checked by
 # CacheConfig._validate_cache_dtype, vllm/config/cache.py 0.33.0:473) is
 # kv-cache-dtype-unknown (SL314, rules/cache/); up to 0.32.0 argparse
-# enforces its choices and this rule reports it.
-_REPORTED_ELSEWHERE = frozenset({"kv_cache_dtype"})
+# enforces its choices and this rule reports it. --tool-call-parser and
+# --reasoning-parser are looked up in the registered parsers, plugins
+# included, by SL722/SL723 (rules/frontend/), where vLLM looks them up.
+_REPORTED_ELSEWHERE = frozenset({"kv_cache_dtype", "tool_call_parser", "reasoning_parser"})
 
 
 def _short(text: str, limit: int = 60) -> str:
