@@ -196,6 +196,10 @@ class InvalidValue(Rule):
                 yield from self._unexpected(ctx, flag)
                 continue
             if flag.missing_value:
+                if opt.dest == "config":
+                    # vLLM reads --config before argparse does ("No config file
+                    # specified!", vllm/utils/argparse_utils.py): config-file (SL007).
+                    continue
                 yield Finding(flag.name_span, f"{flag.written} needs a value", flag=shown, path=flag.path,
                               vllm_message=f"argument {'/'.join(opt.visible or opt.strings)}: expected one argument")
                 continue
