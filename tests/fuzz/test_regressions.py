@@ -220,3 +220,19 @@ def test_assignments_alone_on_the_line_above_a_launch_are_not_its_prefixes():
     [launch] = parse_document("r.sh", text).launches
     assert text[launch.span.start:].startswith("VLLM_USE_V2_MODEL_RUNNER=0 vllm serve m")
     assert sorted(launch.env) == ["VLLM_USE_V2_MODEL_RUNNER"]
+
+
+# Found by the long fuzz run (seed 20261203, shell-incremental): "❻" is a
+# digit to str.isdigit() but not to int(), and the container port of a
+# docker run's -p raised ValueError out of the parser. Every place that
+# guarded int() with isdigit() now takes ASCII digits (Docker, Slurm, bash)
+# or Unicode decimals (Python's own int(), as vLLM reads the value).
+@pytest.mark.parametrize("text", [
+    "docker run --gpus 1 -p 8080:8\u277b80 vllm/vllm-openai:v0.33.0 --model Qwen/Qwen3-8B\n",
+    "docker run --gpus \u00b2 vllm/vllm-openai:v0.33.0 --model Qwen/Qwen3-8B\n",
+    "vllm serve Qwen/Qwen3-8B --device-ids 0,\u00b2\n",
+    "A=(x y)\nvllm serve Qwen/Qwen3-8B --served-model-name ${A[\u00b2]}\n",
+])
+def test_a_digit_int_refuses_is_not_a_number(text):
+    result = Engine(Settings(use_installed_vllm=False)).lint("launch.sh", text)
+    assert not [d for d in result.diagnostics if d.code == "SL000"], [d.message for d in result.diagnostics]

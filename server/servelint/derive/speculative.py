@@ -109,7 +109,7 @@ class SpeculativeArgs(Value):
         t = self.get("num_speculative_tokens")
         if t is None:
             return None
-        if isinstance(t, str) and t.strip().isdigit():
+        if isinstance(t, str) and t.strip().isdecimal():
             t = int(t)
         if not is_int(t) or t <= 0:
             return False

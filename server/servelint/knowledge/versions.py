@@ -12,7 +12,7 @@ def version_key(version: str) -> tuple[int, ...]:
     at least three parts, so ``"0.28"`` sorts as ``0.28.0``."""
     parts = []
     for p in version.split("."):
-        digits = "".join(ch for ch in p if ch.isdigit())
+        digits = "".join(ch for ch in p if ch.isascii() and ch.isdigit())
         parts.append(int(digits) if digits else 0)
     while len(parts) < 3:
         parts.append(0)

@@ -22,7 +22,9 @@ def _int(text: str | None) -> int | None:
     if text is None:
         return None
     text = text.strip().strip('"').strip("'")
-    return int(text) if text.isdigit() else None
+    # ASCII only: str.isdigit() also takes "❻" or "²", which int() refuses
+    # (and Docker and Slurm read ASCII digits).
+    return int(text) if text.isascii() and text.isdigit() else None
 
 
 def docker_bytes(text: str) -> int | None:
@@ -107,12 +109,12 @@ def _docker_gpus(text: str) -> int | None:
     """How many GPUs ``--gpus`` gives: "2", "count=2", "device=0,1" (quoted
     or not); None for "all"."""
     t = text.strip().strip('"').strip("'")
-    if t.isdigit():
+    if t.isascii() and t.isdigit():
         return int(t)
     for part in re.split(r",(?=\w+=)", t):
         key, _, val = part.partition("=")
         val = val.strip('"').strip("'")
-        if key == "count" and val.isdigit():
+        if key == "count" and val.isascii() and val.isdigit():
             return int(val)
         if key == "device":
             return len([d for d in val.split(",") if d])

@@ -592,7 +592,7 @@ class Expander:
                     joined = joined + MStr.at(" ", span)
                 joined = joined + m
             return "known", joined, None
-        if items is not None and index.isdigit():
+        if items is not None and index.isascii() and index.isdigit():
             k = int(index)
             if k < len(items):
                 return "known", items[k], None

@@ -61,7 +61,7 @@ def storage_problem(ctx: Context, obj: dict) -> str | None:
         if not ctx.at_least("0.31.0"):
             var = ctx.invocation.env.get("VLLM_PLE_CPU_OFFLOAD")
             if var is not None:
-                if var.value is None or not var.value.strip().lstrip("-").isdigit():
+                if var.value is None or not var.value.strip().lstrip("-").isdecimal():
                     return None  # only known at run time (or int() fails first)
                 cpu = bool(int(var.value))
     shared = obj.get("dp_shared_memory")

@@ -79,7 +79,7 @@ def _positive_model_len(value, opt) -> str | None:
 
 def _device_ids(value, opt) -> str | None:
     # The option's type splits at commas and keeps digits as ints.
-    ids = [int(p) if p.isdigit() else p for p in (part.strip() for part in str(value).split(","))]
+    ids = [int(p) if p.isdecimal() else p for p in (part.strip() for part in str(value).split(","))]
     if len(set(ids)) != len(ids):
         return "must not contain duplicates"
     if any(isinstance(i, str) for i in ids) and not all(isinstance(i, str) for i in ids):
