@@ -40,11 +40,14 @@ def invocation_rules() -> tuple[Rule, ...]:
     return tuple(_instance(cls) for cls in rule_classes() if not issubclass(cls, ParseProblemRule))
 
 
+@lru_cache(maxsize=1024)
 def rules_for(present: frozenset[str], version: str | None = None) -> tuple[Rule, ...]:
     """The rules that check a launch setting ``present`` (flag dests and
     environment variable names, ``present_in``) under release ``version``
     (None: any): those whose ``requires`` it meets and that apply to the
-    release, in the registry's order.  Only their modules are imported."""
+    release, in the registry's order.  Only their modules are imported.
+    Kept per flag set: every keystroke asks again for the launch it edits,
+    and the answer is a walk over the whole index."""
     out = []
     for entry in registry.index():
         if entry.problem is None and entry.wanted(present) and (
