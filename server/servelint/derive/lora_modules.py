@@ -5,20 +5,11 @@
 
 from __future__ import annotations
 
-import json
-import os
-from functools import lru_cache
-
-_DATA = os.path.join(os.path.dirname(os.path.dirname(__file__)), "knowledge", "data", "lora_module_fields.json")
+from ..knowledge import tables
 
 
-@lru_cache(maxsize=1)
 def _table() -> dict:
-    try:
-        with open(_DATA, encoding="utf-8") as f:
-            return json.load(f).get("releases", {})
-    except FileNotFoundError:
-        return {}
+    return tables.releases("lora_module_fields.json")
 
 
 def lora_module_fields(version: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:

@@ -11,12 +11,9 @@ its message); the code facts below are that sort.
 
 from __future__ import annotations
 
-import json
-import os
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from ..knowledge import validators
+from ..knowledge import tables, validators
 from ..knowledge.validators import VllmCheck
 from ..model import Entry
 from .flags import switch, value_of, written
@@ -25,7 +22,6 @@ from .serve import api_server_count
 if TYPE_CHECKING:  # pragma: no cover
     from .view import View
 
-_DATA = os.path.join(os.path.dirname(os.path.dirname(__file__)), "knowledge", "data", "parsers.json")
 
 TOOL_SORTED = VllmCheck(
     "tool_parser.list_registered", "return sorted(set(cls.tool_parsers.keys()) | set(cls.lazy_parsers.keys()))",
@@ -39,13 +35,8 @@ REASONING_SORTED = VllmCheck(
 VLLM_FACTS = (TOOL_SORTED, REASONING_SORTED)
 
 
-@lru_cache(maxsize=1)
 def _table() -> dict:
-    try:
-        with open(_DATA, encoding="utf-8") as f:
-            return json.load(f).get("releases", {})
-    except FileNotFoundError:
-        return {}
+    return tables.releases("parsers.json")
 
 
 def registered(version: str, kind: str) -> tuple[str, ...] | None:

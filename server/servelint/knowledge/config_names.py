@@ -9,20 +9,11 @@ when the release lacks the definition or the table lacks the release.
 
 from __future__ import annotations
 
-import json
-import os
-from functools import lru_cache
-
-_DATA = os.path.join(os.path.dirname(__file__), "data", "config_names.json")
+from . import tables
 
 
-@lru_cache(maxsize=1)
 def _table() -> dict:
-    try:
-        with open(_DATA, encoding="utf-8") as f:
-            return json.load(f).get("releases", {})
-    except FileNotFoundError:
-        return {}
+    return tables.releases("config_names.json")
 
 
 def names(table: str, version: str) -> tuple[str, ...] | None:

@@ -7,12 +7,8 @@ minimum vLLM computes from the checkpoint is not in it.
 
 from __future__ import annotations
 
-import json
-import os
-from functools import lru_cache
 from ..structs import dataclass
-
-_DATA = os.path.join(os.path.dirname(__file__), "data", "quant_capability.json")
+from . import tables
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,13 +22,8 @@ class MinCapability:
         return f"{self.minimum // 10}.{self.minimum % 10}"
 
 
-@lru_cache(maxsize=1)
 def _table() -> dict:
-    try:
-        with open(_DATA, encoding="utf-8") as f:
-            return json.load(f).get("releases", {})
-    except FileNotFoundError:
-        return {}
+    return tables.releases("quant_capability.json")
 
 
 def min_capability(method: str, version: str) -> MinCapability | None:

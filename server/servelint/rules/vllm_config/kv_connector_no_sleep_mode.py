@@ -2,28 +2,23 @@
 
 from __future__ import annotations
 
-import json
-import os
-from functools import lru_cache
 from typing import Iterable
 
 from ...derive.flags import json_of, written
+from ...knowledge import tables
 from ...knowledge.validators import VllmCheck
 from ..base import Context, Finding, finding, related, vllm_message
 from ._shared import VllmConfigRule, switched_on
 
 _CHECK = VllmCheck("vllm.kv_connector_sleep_mode", "{} does not support sleep mode.", "vllm/config/vllm.py")
-_TABLE = os.path.join(os.path.dirname(__file__), "..", "..", "knowledge", "data", "kv_sleep_mode.json")
 # Platforms where ModelConfig lets sleep mode on (Platform.is_sleep_mode_available).
 _SLEEP_PLATFORMS = ("cuda", "rocm", "xpu")
 # The variables MooncakeConnector.supports_sleep_mode refuses (0.33.0).
 _MOONCAKE_ENV = ("MC_FORCE_MNNVL", "MC_INTRANODE_NVLINK", "MC_USE_TENT", "MC_USE_TEV1")
 
 
-@lru_cache(maxsize=None)
 def _table() -> dict:
-    with open(_TABLE, encoding="utf-8") as f:
-        return json.load(f)["releases"]
+    return tables.releases("kv_sleep_mode.json")
 
 
 def _supports(ctx: Context, cfg: dict, depth: int = 0) -> bool | None:
