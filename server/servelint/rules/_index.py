@@ -239,6 +239,7 @@ RULES = (
     ('engine_args.chunked_prefill_disabled', 'SL587', 'chunked-prefill-disabled', ('enable_chunked_prefill', 'runner'), None, (), ('0.25.0', '0.26.0', '0.27.0', '0.27.1', '0.28.0', '0.29.0', '0.30.0', '0.31.0', '0.32.0', '0.33.0'), None, None),
     ('engine_args.chunked_prefill_pooling_enabled', 'SL620', 'chunked-prefill-pooling-enabled', ('enable_chunked_prefill',), None, (), ('0.25.0', '0.26.0', '0.27.0', '0.27.1', '0.28.0', '0.29.0', '0.30.0', '0.31.0', '0.32.0', '0.33.0'), None, None),
     ('engine_args.prefix_caching_pooling_enabled', 'SL621', 'prefix-caching-pooling-enabled', ('enable_prefix_caching',), None, (), ('0.25.0', '0.26.0', '0.27.0', '0.27.1', '0.28.0', '0.29.0', '0.30.0', '0.31.0', '0.32.0', '0.33.0'), None, None),
+    ('engine_args.turboquant_forces_flash_attn_2', 'SL622', 'turboquant-forces-flash-attn-2', ('kv_cache_dtype',), None, (), ('0.25.0', '0.26.0', '0.27.0', '0.27.1', '0.28.0', '0.29.0', '0.30.0', '0.31.0', '0.32.0', '0.33.0'), None, None),
     ('engram.engram_config_requires_engram_model', 'SL908', 'engram-config-requires-engram-model', ('engram_config',), None, (), ('0.32.0', '0.33.0'), None, None),
     ('engram.engram_storage_combination', 'SL909', 'engram-storage-combination', ('engram_config',), None, (), ('0.30.0', '0.31.0', '0.32.0', '0.33.0'), None, None),
     ('engram.engram_shared_memory_requires_dp', 'SL910', 'engram-shared-memory-requires-dp', ('engram_config',), None, (), ('0.30.0', '0.31.0', '0.32.0', '0.33.0'), None, None),
