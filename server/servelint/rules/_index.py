@@ -290,6 +290,7 @@ RULES = (
     ('vllm_config.kv_connector_no_sleep_mode', 'SL612', 'kv-connector-no-sleep-mode', ('enable_sleep_mode',), None, (), ('0.33.0',), None, None),
     ('vllm_config.watermark_no_dflash_candidate_head', 'SL613', 'watermark-no-dflash-candidate-head', ('watermark_config',), None, (), ('0.33.0',), None, None),
     ('vllm_config.cudagraph_capture_sizes_nonempty', 'SL614', 'cudagraph-capture-sizes-nonempty', ('compilation_config',), None, (), ('0.25.0', '0.26.0', '0.27.0', '0.27.1', '0.28.0', '0.29.0', '0.30.0', '0.31.0', '0.32.0', '0.33.0'), None, None),
+    ('vllm_config.pooling_no_full_cudagraph', 'SL623', 'pooling-no-full-cudagraph', ('compilation_config',), None, (), ('0.25.0', '0.26.0', '0.27.0', '0.27.1', '0.28.0', '0.29.0', '0.30.0', '0.31.0', '0.32.0', '0.33.0'), None, None),
     ('vllm_config.moonep_bf16_only', 'SL640', 'moonep-bf16-only', ('all2all_backend',), None, (), ('0.31.0', '0.32.0', '0.33.0'), None, None),
     ('vllm_config.moonep_linear_placement', 'SL641', 'moonep-linear-placement', ('all2all_backend',), None, (), ('0.31.0', '0.32.0', '0.33.0'), None, None),
     ('vllm_config.moonep_no_eplb', 'SL642', 'moonep-no-eplb', ('all2all_backend',), None, (), ('0.31.0', '0.32.0', '0.33.0'), None, None),
