@@ -12,7 +12,6 @@ vllm/engine/arg_utils.py of 0.25.0-0.33.0.
 
 from __future__ import annotations
 
-import difflib
 from typing import NamedTuple
 
 from ...derive.config_json import config_object, has_field
@@ -35,6 +34,8 @@ class Problem(NamedTuple):
 
 
 def _nearest(name: str, valid) -> str:
+    import difflib  # only for a name to suggest: a clean launch's check does without
+
     got = difflib.get_close_matches(name, list(valid), n=1, cutoff=0.6)
     return got[0] if got else ""
 
