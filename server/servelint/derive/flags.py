@@ -30,7 +30,32 @@ DASHED_KEYS = VllmCheck(
     "speculative.dashed_keys", 'k.replace("-", "_"): v for k, v in self.speculative_config.items()',
     "vllm/engine/arg_utils.py", code=True,
 )
-VLLM_FACTS = (DASHED_KEYS,)
+# ``KernelConfig``'s "before" field validators lower-case these values and
+# turn "-" into "_" before pydantic checks them against their Literal
+# (vllm/config/kernel.py: ``_normalize_moe_backend`` and its two siblings;
+# sparse_indexer_topk_backend from 0.30.0). The oracle accepts
+# ``--kernel-config '{"moe_backend": "FLASHINFER-CUTLASS"}'`` (0.33.0).
+_NORMALIZED_BEFORE = {
+    ("kernel_config", "moe_backend"): VllmCheck(
+        "kernel.normalize_moe_backend", "def _normalize_moe_backend(cls, value: Any) -> Any:",
+        "vllm/config/kernel.py", code=True),
+    ("kernel_config", "linear_backend"): VllmCheck(
+        "kernel.normalize_linear_backend", "def _normalize_linear_backend(cls, value: Any) -> Any:",
+        "vllm/config/kernel.py", code=True),
+    ("kernel_config", "sparse_indexer_topk_backend"): VllmCheck(
+        "kernel.normalize_sparse_indexer_topk_backend",
+        "def _normalize_sparse_indexer_topk_backend(cls, value: Any) -> Any:", "vllm/config/kernel.py", code=True),
+}
+VLLM_FACTS = (DASHED_KEYS, *_NORMALIZED_BEFORE.values())
+
+
+def normalized_before(version: str, dest: str, key: str, value: object) -> object:
+    """``value`` of ``key`` in JSON option ``dest`` as the field's "before"
+    validator hands it to pydantic in release ``version``."""
+    check = _NORMALIZED_BEFORE.get((dest, key))
+    if check is not None and isinstance(value, str) and validators.has(check.key, version):
+        return value.lower().replace("-", "_")
+    return value
 
 
 # Keys (with a value, or any value: None) that a config class's "before"

@@ -8,7 +8,7 @@ import re
 from ...diagnostics import Applicability, Category, Edit, Fix, Severity
 from ...jsonpos import locate
 from ...text import Span
-from ...derive.flags import config_key, refused_before
+from ...derive.flags import config_key, normalized_before, refused_before
 from ...values import check_value
 from ..base import Context, Finding, Rule
 from ._shared import FALSE_WORDS, TRUE_WORDS, nearest
@@ -357,13 +357,15 @@ class InvalidValue(Rule):
                     msg += f"; did you mean {close[0]!r}?"
                 yield Finding(span, msg, flag=flag.canonical, data={"key": key}, path=word.path)
                 continue
+            written_val, val = val, normalized_before(ctx.version, flag.dest, key, val)
             choices = _literal_choices(fields[key].get("type"))
             if choices and isinstance(val, list) and (fields[key].get("type") or "").startswith(("list[", "set[")):
                 # A list of allowed values: each item is checked, not the list.
                 val = next((v for v in val if v not in choices), None)
             if choices and val is not None and val not in choices:
                 close = nearest(str(val), [str(c) for c in choices], n=1)
-                msg = f"{flag.canonical} key {key!r}: {val!r} is not one of {_listing(choices)}"
+                shown = written_val if isinstance(written_val, str) else val  # as written, not as normalized
+                msg = f"{flag.canonical} key {key!r}: {shown!r} is not one of {_listing(choices)}"
                 if close:
                     msg += f" (did you mean {close[0]!r}?)"
                 yield Finding(span, msg, flag=flag.canonical, data={"key": key}, path=word.path)
