@@ -210,6 +210,19 @@ _V2_BLOCKED_METHODS = (
 _V2_ALLOWED_0_29 = ("eagle", "eagle3", "mtp", "dflash", "dspark", "extract_hidden_states")
 
 
+def _add_pp_external_launcher(ctx: "View", acc: "_Acc") -> Derived:
+    """Both runners' lists: pipeline parallelism under the external launcher.
+    The pipeline-parallel size, for the entries that read it too."""
+    pp = _int(ctx, "pipeline_parallel_size")
+    backend = _plain(ctx, "distributed_executor_backend")
+    if not pp.known or backend.how == "unknown":
+        acc.add("pipeline parallelism with external_launcher", None)
+    else:
+        acc.add("pipeline parallelism with external_launcher",
+                backend.value == "external_launcher" and pp.value > 1, tuple(backend.flags) + tuple(pp.flags))
+    return pp
+
+
 def v2_unsupported_features(ctx: "View") -> Features | None:
     """``_get_v2_model_runner_unsupported_features`` (0.29.0-0.33.0; None in
     other releases).
@@ -240,13 +253,7 @@ def v2_unsupported_features(ctx: "View") -> Features | None:
         acc.add("stock torch.compile", *_compilation_mode_stock(ctx))
         tp = _int(ctx, "tensor_parallel_size")
         acc.add("sequence parallelism", None if not tp.known or tp.value > 1 else False)
-    pp = _int(ctx, "pipeline_parallel_size")
-    backend = _plain(ctx, "distributed_executor_backend")
-    if not pp.known or backend.how == "unknown":
-        acc.add("pipeline parallelism with external_launcher", None)
-    else:
-        acc.add("pipeline parallelism with external_launcher",
-                backend.value == "external_launcher" and pp.value > 1, tuple(backend.flags) + tuple(pp.flags))
+    pp = _add_pp_external_launcher(ctx, acc)
     spec = _spec(ctx)
     if spec.on is None:
         acc.add("speculative decoding", None)
@@ -332,13 +339,7 @@ def _v2_unsupported_before_0_29(ctx: "View") -> Features:
     acc.add("stock torch.compile", *_compilation_mode_stock(ctx))
     tp = _int(ctx, "tensor_parallel_size")
     acc.add("sequence parallelism", None if not tp.known or tp.value > 1 else False)
-    pp = _int(ctx, "pipeline_parallel_size")
-    backend = _plain(ctx, "distributed_executor_backend")
-    if not pp.known or backend.how == "unknown":
-        acc.add("pipeline parallelism with external_launcher", None)
-    else:
-        acc.add("pipeline parallelism with external_launcher",
-                backend.value == "external_launcher" and pp.value > 1, tuple(backend.flags) + tuple(pp.flags))
+    pp = _add_pp_external_launcher(ctx, acc)
     spec = _spec(ctx)
     if spec.on is None or spec.on and spec.method is None:
         acc.add("speculative decoding", None)
