@@ -421,8 +421,9 @@ class MovedLaunch(Launch):
     """A launch of the last parse, moved by an edit above it.
 
     Its place (``span``, ``entry_span``, ``release_hints``) is set at once;
-    its words, variables and the rest are shifted when first read (``make``
-    builds the shifted launch).  After a keystroke most launches of a long
+    its words, variables and the rest are shifted when first read
+    (``make(*pending)`` builds the shifted launch: a function and its
+    arguments, not a closure, since every launch below an edit gets one).  After a keystroke most launches of a long
     file move and are never read again: the engine reuses what it found in
     them.  ``pending`` is the parser's own note of the moves not applied yet,
     so that the next move composes with them instead of wrapping them (which
@@ -461,7 +462,7 @@ class MovedLaunch(Launch):
     def _materialize(self) -> None:
         # ``_make`` goes only once every field is set: if building fails,
         # the next read tries again instead of finding the fields unset.
-        full = self._make()
+        full = self._make(*self.pending)
         for name in _LAZY:
             _SLOT[name].__set__(self, _SLOT[name].__get__(full))
         self._make = None

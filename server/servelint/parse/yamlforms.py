@@ -611,8 +611,8 @@ def _moved(origin: Launch, d: int) -> Launch:
     s, e = origin.span, origin.entry_span
     return MovedLaunch.of(
         origin, s.shifted(d), e.shifted(d),
-        [_hint(h, d) for h in origin.release_hints],
-        lambda: _launch(root, total), (root, total),
+        [_hint(h, d) for h in origin.release_hints] if origin.release_hints else [],
+        _launch, (root, total),
     )
 
 

@@ -265,20 +265,24 @@ def _moved(launch: Launch, delta: int, at: int, steps: dict) -> Launch:
     # The last lint has used this link; keeping it would chain every
     # version of the launch since the file was opened.
     launch.moved_from = None
-    pending = launch.pending if isinstance(launch, MovedLaunch) and launch.unread else None
+    pending = launch.pending if type(launch) is MovedLaunch and launch.unread else None
     if pending is not None and pending[1].depth >= _replay_limit(pending[0]):
         launch._materialize()
         pending = None
     root, before = pending if pending is not None else (launch, None)
-    step = steps.get(id(before))
+    key = id(before)
+    step = steps.get(key)
     if step is None:
-        step = steps[id(before)] = _Step(before, delta, at)
-    hints = [h if h.span.end < at else ReleaseHint(h.version, _shift_span(h.span, delta, at), h.kind, h.text)
-             for h in launch.release_hints]
-    return MovedLaunch.of(
-        launch, _shift_span(launch.span, delta), _shift_span(launch.entry_span, delta), hints,
-        lambda: _replay(root, step), (root, step),
-    )
+        step = steps[key] = _Step(before, delta, at)
+    hints = launch.release_hints
+    if hints:
+        hints = [h if h.span.end < at else ReleaseHint(h.version, _shift_span(h.span, delta, at), h.kind, h.text)
+                 for h in hints]
+    else:
+        hints = []
+    # (The launch is after the edit: its span and entry move whole.)
+    return MovedLaunch.of(launch, launch.span.shifted(delta), launch.entry_span.shifted(delta), hints,
+                          _replay, (root, step))
 
 
 class _Step:
