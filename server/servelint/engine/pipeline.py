@@ -34,7 +34,7 @@ from ..text import KnownEdit, SourceText, Span, edit_range
 from . import io
 from .io import MAX_DOCUMENT_CHARS
 from .results import ConfigUse, LaunchResult, LintResult
-from .reuse import Change, EnvKeys, LazyIndex, Stable, carried, has_build, launch_key, same_hints, within
+from .reuse import Change, EnvKeys, LazyIndex, Stable, Untouched, carried, has_build, launch_key, same_hints, within
 from .signature import CHECK_READS, Inputs, check_reads, signature
 
 # Run the rules a launch's flags left out too, and report one that finds
@@ -66,6 +66,20 @@ def _release_notes(path: str, results: list[LaunchResult], settings: Settings) -
             ReleaseNotKnown.code, ReleaseNotKnown.name, ReleaseNotKnown.category,
             pin_message(rc.asked or "?", rc.note, rc.pin_path), vllm_version=rc.version,
         ))
+    return out
+
+
+def _sorted_once(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """The diagnostics in document order, each place's finding once: two
+    launches can share a place (both expand `$COMMON`, both sit inside one
+    unclosed `$(`), and the editor shows each finding there once.  (Each
+    key is made once: this runs over every diagnostic on every keystroke.)"""
+    keyed = sorted(zip(map(Diagnostic.sort_key, diagnostics), range(len(diagnostics))))
+    out, last = [], None
+    for key, i in keyed:
+        if key != last:
+            out.append(diagnostics[i])
+            last = key
     return out
 
 
@@ -221,8 +235,17 @@ class Engine:
             chart = {}
 
         run = self._run(path, source, parsed, settings, previous, edit, len(launches), sources, chart)
+        untouched = (Untouched(run.before, len(launches) - len(run.before), run.stable, settings, run.refs, chart,
+                               path, self._read_later)
+                     if run.stable is not None and run.before else None)
         results: list[LaunchResult] = []
         for i, launch in enumerate(launches):
+            if untouched is not None:
+                res = untouched.kept(i, launch)
+                if res is not None:
+                    results.append(res)
+                    diagnostics.extend(res.diagnostics)
+                    continue
             try:
                 res = self._lint_launch(run, i, launch)
             except Exception as exc:  # one launch servelint cannot read must not hide the others
@@ -241,11 +264,7 @@ class Engine:
         diagnostics = self._apply_suppressions(path, source, parsed, diagnostics, settings)
         if chart:
             diagnostics = _suppressed_elsewhere(path, run.sources, diagnostics)
-        diagnostics.sort(key=Diagnostic.sort_key)
-        # Two launches can share a place: both expand `$COMMON`, both sit
-        # inside one unclosed `$(`.  The editor shows each finding there once.
-        diagnostics = [d for i, d in enumerate(diagnostics)
-                       if not i or d.sort_key() != diagnostics[i - 1].sort_key()]
+        diagnostics = _sorted_once(diagnostics)
         result = LintResult(path, source, parsed, diagnostics, results, run.sources, settings)
         if self.incremental:
             self._previous[path] = result

@@ -24,6 +24,12 @@ class ConfigUse(NamedTuple):
     launcher: Entry
 
 
+# A checked launch's key (``LaunchResult.key``): ``reuse.launch_key``'s
+# eight parts, then (launcher, build state, chart state), then the context
+# (release version, its reason, config state, settings).
+KEY_LENGTH = 8 + 3 + 4
+
+
 @dataclass(slots=True)
 class LaunchResult:
     """A launch's lint: its release, invocation and diagnostics, kept for the next lint."""
@@ -63,6 +69,15 @@ class LaunchResult:
         key ends with it, so that two launches share a key only when they
         share it too."""
         return self.key[-4:]
+
+    def reads_only_itself(self, settings: Settings) -> bool:
+        """Whether the launch's findings came from its own text, its release
+        and ``settings`` (this very object) alone: no Dockerfile, chart
+        values or --config file was read for it, and it is no --config file
+        linted on its own (whose release a launch elsewhere decides)."""
+        key = self.key
+        return (len(key) == KEY_LENGTH and key[-1] is settings and key[1] is not Entry.CONFIG_FILE
+                and not key[-2] and not key[-5] and not key[-6])
 
     @property
     def config_state(self) -> str:

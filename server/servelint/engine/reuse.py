@@ -78,6 +78,61 @@ def carried(prev: LaunchResult, key: tuple, path: str, launch: Launch, release: 
                         read or partial(read_later, launch, release), prev.lsp, reach)
 
 
+class Untouched:
+    """The launches a keystroke left alone, as the last lint found them,
+    known without the engine's full round of checks (``Engine._lint_launch``).
+
+    The re-parse hands back each launch above the edit as the same object
+    and each one below it moved (``Launch.moved_from``), at its index or
+    ``shift`` further.  When such a launch's findings came from its own text,
+    its release and these settings alone (``LaunchResult.reads_only_itself``),
+    the release still holds (``stable``), what the rest of the document adds
+    to it is the same, and every place its findings name is inside it, they
+    are the last lint's, moved with the launch.  Anything else (None) goes
+    through the full checks, which reach the same answer for these at a few
+    times the cost: this runs for every launch of the file on each keystroke."""
+
+    __slots__ = ("before", "shift", "stable", "settings", "refs", "chart", "path", "read_later")
+
+    def __init__(self, before: list[LaunchResult], shift: int, stable: "Stable", settings, refs: Mapping,
+                 chart: Mapping, path: str, read_later: Callable) -> None:
+        self.before, self.shift, self.stable, self.settings = before, shift, stable, settings
+        self.refs, self.chart, self.path, self.read_later = refs, chart, path, read_later
+
+    def kept(self, index: int, launch: Launch) -> LaunchResult | None:
+        before = self.before
+        if index < len(before) and before[index].launch is launch:
+            prev, moved = before[index], False
+        else:
+            j = index - self.shift
+            origin = launch.moved_from
+            if origin is None or not 0 <= j < len(before) or before[j].launch is not origin:
+                return None
+            prev, moved = before[j], True
+        if not prev.reads_only_itself(self.settings):
+            return None
+        if (self.refs and id(launch) in self.refs) or (self.chart and index in self.chart):
+            return None  # its --config file, its chart's values: read again
+        release = prev.release
+        if self.stable.release(release) is not release:
+            return None
+        if prev.linked is not launch.linked and not same_linked(prev.linked, launch.linked):
+            return None
+        diags = prev.diagnostics
+        if diags and type(prev.reach) is not tuple:
+            return None  # a place outside the launch (or not measured yet): ``relocated`` decides
+        if not moved:
+            return prev
+        base = launch.span.start
+        delta = base - prev.base
+        if delta and diags:
+            path = self.path
+            diags = [_shifted(d, path, delta) for d in diags]
+        # (A partial, not a reader: see ``carried``.)
+        return LaunchResult(launch, release, None, diags, prev.by_rule, prev.key, base,
+                            partial(self.read_later, launch, release), prev.lsp, prev.reach)
+
+
 class EnvKeys:
     """The environment part of launch keys.
 
