@@ -54,3 +54,31 @@ def test_the_launches_an_edit_moved_stay_unread(name, text, typed_after):
     fresh = Engine(SETTINGS).lint(name, edited)
     assert [(d.span, d.code, d.message) for d in result.diagnostics] == [
         (d.span, d.code, d.message) for d in fresh.diagnostics]
+
+
+@pytest.mark.parametrize("name, text, typed_after", [
+    ("run.sh", SCRIPT, "--port 8015"),
+    ("pods.yaml", MANIFEST, '"--port", "8015'),
+])
+def test_a_keystroke_checks_only_the_launch_it_changed(name, text, typed_after, monkeypatch):
+    """The launches above and below the edit are kept as the last lint
+    found them (``reuse.Untouched``), without the full round of checks."""
+    engine = Engine(SETTINGS)
+    engine.lint(name, text)
+    at = text.index(typed_after) + len(typed_after)
+    edited = text[:at] + "1" + text[at:]
+    engine.lint(name, edited)  # the first edit measures where each launch's findings point
+    checked = []
+    full = Engine._lint_launch
+
+    def counting(self, run, index, launch):
+        checked.append(index)
+        return full(self, run, index, launch)
+
+    monkeypatch.setattr(Engine, "_lint_launch", counting)
+    again = edited[:at] + "2" + edited[at + 1:]
+    result = engine.lint(name, again)
+    assert checked == [15]
+    fresh = Engine(SETTINGS).lint(name, again)
+    assert [(d.span, d.code, d.message, d.fixes) for d in result.diagnostics] == [
+        (d.span, d.code, d.message, d.fixes) for d in fresh.diagnostics]
