@@ -34,6 +34,10 @@ from ..text import SourceText, edit_range
 from . import convert
 from .convert import Encoded
 
+# JSON without the spaces json.dumps puts after "," and ":" by default: a
+# sixth of what a diagnostic weighs, written and read again on every keystroke.
+COMPACT = (",", ":")
+
 # The numbers cut out of the JSON are written as these stand-ins first
 # (inside LSP's uinteger range, which lsprotocol checks for positions): the
 # version, then the line and column of place k at _VERSION + 1 + 2k (+1).
@@ -106,7 +110,7 @@ class Form:
         lsp = convert.to_lsp(d, source, version)
         if origin is not None:
             lsp.data["origin"] = origin
-        text = json.dumps(unstructure(lsp))
+        text = json.dumps(unstructure(lsp), separators=COMPACT)
         parts = _STAND_IN.split(text)
         numbers = [int(n) - _VERSION for n in parts[1::2]]
         expected = Counter({0: versions[0]} if versions[0] else {})
@@ -117,7 +121,7 @@ class Form:
             real = convert.to_lsp(d, lambda p: src if p == path else source_of(p), version_of)
             if origin is not None:
                 real.data["origin"] = origin
-            return cls([json.dumps(unstructure(real))], [], [], False, lsp.code, lsp.message)
+            return cls([json.dumps(unstructure(real), separators=COMPACT)], [], [], False, lsp.code, lsp.message)
         hole_list = [n - 1 for n in numbers]  # -1: the version; 2k / 2k+1: place k
         return cls(parts[0::2], hole_list, holes.positions, not foreign[0], lsp.code, lsp.message,
                    (lsp.range.start.line - _VERSION - 1) // 2)
@@ -176,17 +180,30 @@ class LaunchForms:
         """Whether every place its diagnostics name is inside the launch."""
         return self.start <= self.lo and self.hi <= self.end
 
+    # ``at`` and ``below`` update the forms in place: every launch of the
+    # file takes one of them on each keystroke, and only the next
+    # conversion of the same document reads a launch's forms (``source``
+    # tells it which text they are placed in).
+
     def at(self, source: SourceText) -> "LaunchForms":
         """The same, in ``source`` (the edit is after every place)."""
-        return LaunchForms(self.forms, source, self.start, self.end, self.line, self.col, self.lo, self.hi,
-                           self.top, self.move)
+        self.source = source
+        return self
 
     def below(self, source: SourceText, by: int, lines: int) -> "LaunchForms":
         """Moved ``by`` characters and ``lines`` lines, columns kept (the
         edit is on an earlier line than every place)."""
-        m = self.move
-        return LaunchForms(self.forms, source, self.start + by, self.end + by, self.line + lines, self.col,
-                           self.lo + by, self.hi + by, self.top + lines, (m[0] + lines, m[1], m[2]))
+        self.source = source
+        self.start += by
+        self.end += by
+        self.lo += by
+        self.hi += by
+        if lines:
+            m = self.move
+            self.line += lines
+            self.top += lines
+            self.move = (m[0] + lines, m[1], m[2])
+        return self
 
     def relocated(self, source: SourceText, start: int, line: int, col: int) -> "LaunchForms":
         """The same launch text now at ``start`` (``line``, ``col``), every

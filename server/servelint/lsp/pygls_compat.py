@@ -211,10 +211,11 @@ class Splice:
         return f"{self._prefix}{len(pieces) - 1}\x00"
 
     def encode(self, data, default) -> str:
-        """``json.dumps(data, default=default)``, with encoded diagnostics as they are."""
+        """``json.dumps(data, default=default)``, with encoded diagnostics as
+        they are (without the spaces after "," and ":": nothing reads them)."""
         self.pieces = []
         try:
-            body = json.dumps(data, default=default)
+            body = json.dumps(data, default=default, separators=(",", ":"))
             pieces = self.pieces
         finally:
             self.pieces = None
@@ -231,7 +232,7 @@ class Splice:
                 out.append(part[len(end):])
             else:
                 return "".join(out)
-        return json.dumps(data, default=default)
+        return json.dumps(data, default=default, separators=(",", ":"))
 
 
 def splicing_protocol(splice: Splice):
