@@ -23,7 +23,6 @@ import json
 import os
 import re
 import time
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Callable
 
@@ -113,9 +112,10 @@ class Form:
         text = json.dumps(unstructure(lsp), separators=COMPACT)
         parts = _STAND_IN.split(text)
         numbers = [int(n) - _VERSION for n in parts[1::2]]
-        expected = Counter({0: versions[0]} if versions[0] else {})
-        expected.update(range(1, 1 + 2 * len(holes.positions)))
-        if Counter(numbers) != expected:
+        # Each stand-in exactly as often as it was handed out (the version
+        # once per use, each place's line and column once).
+        expected = [0] * versions[0] + list(range(1, 1 + 2 * len(holes.positions)))
+        if sorted(numbers) != expected:
             # A message or a fix holds a number that looks like a stand-in:
             # this form is written out whole, for this version only.
             real = convert.to_lsp(d, lambda p: src if p == path else source_of(p), version_of)
@@ -393,7 +393,9 @@ class DocumentForms:
                 lr.lsp = kept
             move = kept.move
             for d, form in zip(diags, kept.forms):
-                placed[id(d)] = (form.render(version, move), form, move)
+                baked = form._baked  # (``Form.render``, inlined: this runs for every diagnostic)
+                text = version.join(baked[1] if baked is not None and baked[0] == move else form.baked(move))
+                placed[id(d)] = (text, form, move)
 
         home: dict[int, Any] = {}
         # Only launches with findings in another file need their anchor: a
