@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from importlib.metadata import version
 
+import pytest
+
 from lsprotocol import types
 
 from servelint.lsp import pygls_compat
@@ -102,3 +104,38 @@ def test_encoded_diagnostics_are_sent_as_they_are_and_the_message_is_what_pygls_
         assert m["method"] == "textDocument/publishDiagnostics" and m["params"]["version"] == 7
         assert m["params"]["diagnostics"] == plain
     assert server.splice.pieces is None  # nothing left over for the next message
+
+
+@pytest.mark.parametrize("message", ["publish", "pull"])
+def test_a_documents_encoded_diagnostics_go_into_the_message_as_one_array(message) -> None:
+    """``EncodedList`` (what ``Published.encoded`` returns): the message is
+    the one a list of the same diagnostics makes, for a push and for a
+    pull's report; outside a message the list is decoded."""
+    import json
+
+    from servelint.lsp.convert import Encoded, EncodedList
+    from servelint.lsp.server import create_server
+
+    server = create_server()
+    capture = _Capture()
+    server.protocol.set_writer(capture)
+    texts = [json.dumps({"range": {"start": {"line": k, "character": 0}, "end": {"line": k, "character": 4}},
+                         "message": f"finding {k} \u00e9", "code": "SL101", "data": {"version": 2}})
+             for k in range(3)]
+
+    def send(items):
+        if message == "publish":
+            server.protocol.notify(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
+                                   types.PublishDiagnosticsParams(uri="file:///a.sh", diagnostics=items, version=2))
+        else:
+            server.protocol._send_response(1, types.RelatedFullDocumentDiagnosticReport(items=items, result_id="r1"))
+
+    send([Encoded(t) for t in texts])
+    send(EncodedList(texts))
+    one, whole = _messages(capture)
+    assert one == whole
+    got = whole["params"]["diagnostics"] if message == "publish" else whole["result"]["items"]
+    assert got == [json.loads(t) for t in texts]
+    assert server.splice.pieces is None
+    report = server.converter.unstructure(types.RelatedFullDocumentDiagnosticReport(items=EncodedList(texts[:1])))
+    assert report["items"] == [json.loads(texts[0])]

@@ -126,6 +126,26 @@ class Encoded:
         self.json = text
 
 
+class EncodedList(list):
+    """A document's diagnostics, each ``Encoded``, with the JSON array they
+    make (``json``): a message carrying them is written with the array
+    spliced in whole, not the diagnostics one by one (``converter_factory``)."""
+
+    __slots__ = ("json",)
+
+    def __init__(self, texts: list[str]) -> None:
+        super().__init__([Encoded(t) for t in texts])
+        self.json = "[" + ",".join(texts) + "]"
+
+
+# The messages that carry a document's diagnostics, and the field holding them.
+_DIAGNOSTIC_LISTS = (
+    (types.PublishDiagnosticsParams, "diagnostics"),
+    (types.RelatedFullDocumentDiagnosticReport, "items"),
+    (types.WorkspaceFullDocumentDiagnosticReport, "items"),
+)
+
+
 def converter_factory(splice=None):
     """pygls' converter, sending an encoded diagnostic (``Encoded``)
     as the JSON it is: spliced into the message by ``splice`` (see
@@ -142,7 +162,29 @@ def converter_factory(splice=None):
         return plain(d)
 
     converter.register_unstructure_hook(types.Diagnostic, unstructure)
+    for cls, name in _DIAGNOSTIC_LISTS:
+        converter.register_unstructure_hook(cls, _whole_list(converter.get_unstructure_hook(cls), name, splice))
     return converter
+
+
+def _whole_list(plain: Callable, name: str, splice) -> Callable:
+    """An unstructure hook for a message holding diagnostics in ``name``:
+    an ``EncodedList`` goes into the message as one piece of JSON (a
+    keystroke's 300 diagnostics were 300 pieces, each found again in the
+    encoded message)."""
+    import attrs
+
+    def unstructure(obj) -> Any:
+        seq = getattr(obj, name)
+        if type(seq) is EncodedList and splice is not None:
+            token = splice.token(seq.json)
+            if token is not None:
+                out = plain(attrs.evolve(obj, **{name: []}))
+                out[name] = token
+                return out
+        return plain(obj)
+
+    return unstructure
 
 
 DocEdits = dict[str, tuple["int | None", list[types.TextEdit]]]

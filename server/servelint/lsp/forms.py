@@ -31,7 +31,7 @@ from ..diagnostics import Diagnostic, Related
 from ..engine.reuse import places
 from ..text import SourceText, edit_range
 from . import convert
-from .convert import Encoded
+from .convert import Encoded, EncodedList
 
 # JSON without the spaces json.dumps puts after "," and ":" by default: a
 # sixth of what a diagnostic weighs, written and read again on every keystroke.
@@ -270,7 +270,7 @@ class Published(Sequence):
 
     def encoded(self) -> list[Encoded]:
         """The diagnostics to put in a message: sent as the JSON they are."""
-        return [Encoded(t) for t in self.json]
+        return EncodedList(self.json)
 
     def data(self, i: int) -> Any:
         """The ``data`` of the i-th diagnostic."""
