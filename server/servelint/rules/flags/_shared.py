@@ -19,16 +19,91 @@ def nearest(name: str, candidates: list[str], n: int = 3) -> list[str]:
 
 @lru_cache(maxsize=4096)
 def _nearest(name: str, candidates: tuple[str, ...], n: int) -> tuple[str, ...]:
-    # Imported here: a check that meets no unknown flag skips difflib (~4M
-    # instructions of a cold one).
-    import difflib
-
     # difflib orders the candidates; near_miss then keeps only real near
     # misses.  Cached: an editor re-lints the same unknown flag on every
     # keystroke, and difflib over ~500 strings costs milliseconds.
-    close = difflib.get_close_matches(name, candidates, n=12, cutoff=0.6)
+    close = close_matches(name, candidates, n=12, cutoff=0.6)
     short = [c for c in candidates if not c.startswith("--") and c == "-" + name[2:]]
     return tuple((short + [c for c in close if near_miss(name, c)])[:n])
+
+
+def close_matches(word: str, possibilities: tuple[str, ...], n: int, cutoff: float) -> list[str]:
+    """``difflib.get_close_matches(word, possibilities, n, cutoff)``, the same
+    list, at a fraction of the cost: every new word typed into a flag name is
+    a new call over a release's ~500 option strings.
+
+    difflib keeps a candidate whose ``real_quick_ratio``, ``quick_ratio`` and
+    ``ratio`` all reach ``cutoff``.  Here ``quick_ratio`` (2·matches/total,
+    matches: the characters the two share, with repeats) is computed from
+    character counts made once per candidate list, and a candidate whose
+    longest common subsequence with ``word`` is too short to reach
+    ``cutoff`` is dropped before ``ratio``: ``ratio``'s matching blocks are
+    a common subsequence, so it is never above that bound.  ``ratio`` itself,
+    and the order of what is kept, are difflib's.
+    """
+    # Imported here: a check that meets no unknown flag skips difflib (~4M
+    # instructions of a cold one).
+    import difflib
+    import heapq
+
+    if not n > 0:
+        raise ValueError(f"n must be > 0: {n!r}")
+    if not 0.0 <= cutoff <= 1.0:
+        raise ValueError(f"cutoff must be in [0.0, 1.0]: {cutoff!r}")
+    counts = _char_counts(possibilities)
+    lb = len(word)
+    wanted: dict[str, int] = {}
+    for ch in word:
+        wanted[ch] = wanted.get(ch, 0) + 1
+    masks: dict[str, int] = {}
+    for i, ch in enumerate(word):
+        masks[ch] = masks.get(ch, 0) | (1 << i)
+    full = (1 << lb) - 1
+    s = difflib.SequenceMatcher()
+    s.set_seq2(word)
+    result = []
+    for x, have in zip(possibilities, counts):
+        total = len(x) + lb
+        if not total or 2.0 * min(len(x), lb) / total < cutoff:  # real_quick_ratio
+            continue
+        matches = 0
+        for ch, k in have:
+            got = wanted.get(ch)
+            if got:
+                matches += k if k < got else got
+        if 2.0 * matches / total < cutoff:  # quick_ratio
+            continue
+        if 2.0 * _lcs_length(x, masks, full) / total < cutoff:
+            continue
+        s.set_seq1(x)
+        score = s.ratio()
+        if score >= cutoff:
+            result.append((score, x))
+    return [x for _, x in heapq.nlargest(n, result)]
+
+
+@lru_cache(maxsize=16)
+def _char_counts(possibilities: tuple[str, ...]) -> list[tuple[tuple[str, int], ...]]:
+    out = []
+    for x in possibilities:
+        c: dict[str, int] = {}
+        for ch in x:
+            c[ch] = c.get(ch, 0) + 1
+        out.append(tuple(c.items()))
+    return out
+
+
+def _lcs_length(a: str, masks: dict[str, int], full: int) -> int:
+    """The longest common subsequence of ``a`` and the word ``masks`` was
+    made of (each character's positions as bits, ``full`` all of them):
+    Allison and Dix's bit-parallel count, one pass over ``a``."""
+    row = full
+    for ch in a:
+        m = masks.get(ch)
+        if m:
+            u = row & m
+            row = ((row + u) | (row - u)) & full
+    return full.bit_count() - row.bit_count()
 
 
 def _distance(a: str, b: str, limit: int) -> int:
