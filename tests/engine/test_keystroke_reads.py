@@ -82,3 +82,29 @@ def test_a_keystroke_checks_only_the_launch_it_changed(name, text, typed_after, 
     fresh = Engine(SETTINGS).lint(name, again)
     assert [(d.span, d.code, d.message, d.fixes) for d in result.diagnostics] == [
         (d.span, d.code, d.message, d.fixes) for d in fresh.diagnostics]
+
+
+def test_a_line_typed_above_the_pods_does_not_check_them_again(monkeypatch):
+    """Each pod's release comes from its own image, on a line the edit moves:
+    the release is chosen again (the same one, for the same reason) and the
+    pods below keep their findings, moved a line down."""
+    engine = Engine(SETTINGS)
+    engine.lint("pods.yaml", MANIFEST)
+    at = MANIFEST.index("name: vllm-15\n") + len("name: vllm-15\n")
+    edited = MANIFEST[:at] + "  labels: {}\n" + MANIFEST[at:]
+    engine.lint("pods.yaml", edited)
+    checked = []
+    full = Engine._lint_launch
+
+    def counting(self, run, index, launch):
+        checked.append(index)
+        return full(self, run, index, launch)
+
+    monkeypatch.setattr(Engine, "_lint_launch", counting)
+    again = edited[:at] + "  labels: {app: x}\n\n" + edited[at + len("  labels: {}\n"):]
+    result = engine.lint("pods.yaml", again)
+    assert checked == [15]
+    fresh = Engine(SETTINGS).lint("pods.yaml", again)
+    assert [(d.span, d.code, d.message, d.fixes) for d in result.diagnostics] == [
+        (d.span, d.code, d.message, d.fixes) for d in fresh.diagnostics]
+    assert [lr.release for lr in result.launches] == [lr.release for lr in fresh.launches]

@@ -236,7 +236,7 @@ class Engine:
 
         run = self._run(path, source, parsed, settings, previous, edit, len(launches), sources, chart)
         untouched = (Untouched(run.before, len(launches) - len(run.before), run.stable, settings, run.refs, chart,
-                               path, self._read_later)
+                               path, self._read_later, lambda launch: self._choose_release(run, launch))
                      if run.stable is not None and run.before else None)
         results: list[LaunchResult] = []
         for i, launch in enumerate(launches):

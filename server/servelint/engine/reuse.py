@@ -92,12 +92,13 @@ class Untouched:
     through the full checks, which reach the same answer for these at a few
     times the cost: this runs for every launch of the file on each keystroke."""
 
-    __slots__ = ("before", "shift", "stable", "settings", "refs", "chart", "path", "read_later")
+    __slots__ = ("before", "shift", "stable", "settings", "refs", "chart", "path", "read_later", "choose")
 
     def __init__(self, before: list[LaunchResult], shift: int, stable: "Stable", settings, refs: Mapping,
-                 chart: Mapping, path: str, read_later: Callable) -> None:
+                 chart: Mapping, path: str, read_later: Callable, choose: Callable[[Launch], ReleaseChoice]) -> None:
         self.before, self.shift, self.stable, self.settings = before, shift, stable, settings
         self.refs, self.chart, self.path, self.read_later = refs, chart, path, read_later
+        self.choose = choose  # the release of a launch, chosen again
 
     def kept(self, index: int, launch: Launch) -> LaunchResult | None:
         before = self.before
@@ -114,8 +115,19 @@ class Untouched:
         if (self.refs and id(launch) in self.refs) or (self.chart and index in self.chart):
             return None  # its --config file, its chart's values: read again
         release = prev.release
-        if self.stable.release(release) is not release:
-            return None
+        now = self.stable.release(release)
+        if now is not release:
+            if not moved:
+                return None
+            # An edit that adds or removes a line above the hint deciding it
+            # (each pod's image, below a line typed in a manifest): chosen
+            # again, and the findings still hold when the release and the
+            # reason given for it are the same.
+            if now is None:
+                now = self.choose(launch)
+            if now.version != release.version or now.reason != release.reason:
+                return None
+            release = now
         if prev.linked is not launch.linked and not same_linked(prev.linked, launch.linked):
             return None
         diags = prev.diagnostics
