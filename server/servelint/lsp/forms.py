@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import operator
 import os
 import re
 import time
@@ -356,8 +357,10 @@ class DocumentForms:
             return Form.make(d, path, src, source_of, version_of, unstructure, origin)
 
         version = json.dumps(None if closed else version_of(path))
-        # id(engine diagnostic) → (its JSON for this version, its form, the form's move)
-        placed: dict[int, tuple[str, Form, int]] = {}
+        # Each launch's diagnostics, in the launches' order, and (its JSON
+        # for this version, its form, the form's move) of each.
+        flat: list[Diagnostic] = []
+        flat_items: list[tuple[str, Form, Move]] = []
         foreign = False
         for lr in result.launches:
             diags = lr.diagnostics
@@ -392,10 +395,18 @@ class DocumentForms:
             else:
                 lr.lsp = kept
             move = kept.move
-            for d, form in zip(diags, kept.forms):
+            flat.extend(diags)
+            for form in kept.forms:
                 baked = form._baked  # (``Form.render``, inlined: this runs for every diagnostic)
                 text = version.join(baked[1] if baked is not None and baked[0] == move else form.baked(move))
-                placed[id(d)] = (text, form, move)
+                flat_items.append((text, form, move))
+
+        if not foreign and len(flat) == len(result.diagnostics) and all(map(operator.is_, flat, result.diagnostics)):
+            # The document's diagnostics are its launches', in their order
+            # (one finding per launch, launches in text order: most files).
+            texts = [got[0] for got in flat_items]
+            return self._published(texts, flat, flat_items, closed, base, encoding)
+        placed = {id(d): got for d, got in zip(flat, flat_items)}
 
         home: dict[int, Any] = {}
         # Only launches with findings in another file need their anchor: a
@@ -435,7 +446,10 @@ class DocumentForms:
             items.append(got)
             origins.append(d)
         texts = [got[0] for got in items]
+        return self._published(texts, origins, items, closed, base, encoding)
 
+    def _published(self, texts: list[str], origins: list[Diagnostic], items: list[tuple], closed: bool,
+                   base: SourceText, encoding: str) -> Published:
         if closed:
             rid = closed_result_id(texts)
         else:
