@@ -93,3 +93,10 @@ def test_files_with_a_finding_in_every_launch():
         assert abs(at / len(doc.text) - 0.5) < 0.05
         gen.toggle_edits(doc.text, doc.marker, 4)
         gen.typing_edits(doc.text, doc.marker, 4, doc.kind)
+
+
+def test_keystroke_work_types_its_edits_in_both_modes():
+    import keystroke_work
+
+    for engine_only in (True, False):
+        keystroke_work.type_edits("shell-2000-errors", 1, engine_only)
