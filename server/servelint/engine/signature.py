@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from .. import LazyLogger
 from ..derive import view
+from ..edits import is_literal
 from ..release import ReleaseChoice
 from ..rules import Rule
 from ..settings import Settings
@@ -48,11 +49,11 @@ class Inputs:
             row = (
                 f.string, f.written, f.spelling, f.source, f.dotted_key,
                 f.name_span.start - base, f.name_span.end - base,
-                tuple((w.text, w.span.start - base, w.span.end - base, w.exact) for w in f.values),
+                tuple(_word(w, base) for w in f.values),
                 # What argparse rejects before any type check is read too
                 # (`--enforce-eager=tru`: its text is in the finding).
                 f.explicit, f.missing_value,
-                None if extra is None else (extra.text, extra.span.start - base, extra.span.end - base, extra.exact),
+                None if extra is None else _word(extra, base),
             )
             self.all.append(row)
             self.by_dest.setdefault(f.dest, []).append(row)
@@ -84,7 +85,7 @@ class Inputs:
             # The flags that decide which config.json the resolution may use
             # (engine.io._config_revision) are part of the model.
             config_from = tuple(tuple(self.by_dest.get(d, ())) for d in ("revision", "hf_config_path", "config_format"))
-            return (inv.model_source, None if m is None else (m.text, m.span.start - base, m.exact), config_from)
+            return (inv.model_source, None if m is None else _word(m, base), config_from)
         if kind == "extra":
             return tuple((w.text, w.span.start - base, w.span.end - base) for w in inv.extra)
         if kind == "config":
@@ -101,11 +102,20 @@ class Inputs:
             return tuple((p.code, p.message, p.span.start - base, p.span.end - base, tuple(sorted(p.data.items())))
                          for p in inv.launch.problems)
         if kind == "args":
-            return tuple((w.text, w.span.start - base, w.span.end - base, w.exact) for w in inv.launch.args)
+            return tuple(_word(w, base) for w in inv.launch.args)
         if kind == "deployment":
             return deployment_part(inv.launch, base)
         # EVERYTHING, or a key this engine does not know: the whole launch.
         return tuple(self.part(k) for k in _WHOLE)
+
+
+def _word(w, base: int) -> tuple:
+    """A word as a rule may read it: its text, its place from the launch's
+    start, whether its value is known, and whether each of its characters is
+    written where it stands (``edits.is_literal``): a fix rewrites only a word
+    written literally, so the same text brought in by a variable instead (an
+    ``ENV`` line above, broken by a keystroke) is another input."""
+    return (w.text, w.span.start - base, w.span.end - base, w.exact, is_literal(w))
 
 
 def deployment_part(launch, base: int) -> tuple:
