@@ -423,9 +423,9 @@ class MovedLaunch(Launch):
     Its place (``span``, ``entry_span``, ``release_hints``) is set at once;
     its words, variables and the rest are shifted when first read
     (``make(*pending)`` builds the shifted launch: a function and its
-    arguments, not a closure, since every launch below an edit gets one).  After a keystroke most launches of a long
-    file move and are never read again: the engine reuses what it found in
-    them.  ``pending`` is the parser's own note of the moves not applied yet,
+    arguments, not a closure, since every launch below an edit gets one).
+    After a keystroke most launches of a long file move and are never read
+    again: the engine reuses what it found in them.  ``pending`` is the parser's own note of the moves not applied yet,
     so that the next move composes with them instead of wrapping them (which
     would keep every earlier version alive and replay them one by one).
     """

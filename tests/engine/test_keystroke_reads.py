@@ -68,14 +68,7 @@ def test_a_keystroke_checks_only_the_launch_it_changed(name, text, typed_after, 
     at = text.index(typed_after) + len(typed_after)
     edited = text[:at] + "1" + text[at:]
     engine.lint(name, edited)  # the first edit measures where each launch's findings point
-    checked = []
-    full = Engine._lint_launch
-
-    def counting(self, run, index, launch):
-        checked.append(index)
-        return full(self, run, index, launch)
-
-    monkeypatch.setattr(Engine, "_lint_launch", counting)
+    checked = _count_full_checks(monkeypatch)
     again = edited[:at] + "2" + edited[at + 1:]
     result = engine.lint(name, again)
     assert checked == [15]
@@ -93,14 +86,7 @@ def test_a_line_typed_above_the_pods_does_not_check_them_again(monkeypatch):
     at = MANIFEST.index("name: vllm-15\n") + len("name: vllm-15\n")
     edited = MANIFEST[:at] + "  labels: {}\n" + MANIFEST[at:]
     engine.lint("pods.yaml", edited)
-    checked = []
-    full = Engine._lint_launch
-
-    def counting(self, run, index, launch):
-        checked.append(index)
-        return full(self, run, index, launch)
-
-    monkeypatch.setattr(Engine, "_lint_launch", counting)
+    checked = _count_full_checks(monkeypatch)
     again = edited[:at] + "  labels: {app: x}\n\n" + edited[at + len("  labels: {}\n"):]
     result = engine.lint("pods.yaml", again)
     assert checked == [15]
@@ -108,3 +94,16 @@ def test_a_line_typed_above_the_pods_does_not_check_them_again(monkeypatch):
     assert [(d.span, d.code, d.message, d.fixes) for d in result.diagnostics] == [
         (d.span, d.code, d.message, d.fixes) for d in fresh.diagnostics]
     assert [lr.release for lr in result.launches] == [lr.release for lr in fresh.launches]
+
+
+def _count_full_checks(monkeypatch) -> list[int]:
+    """The index of each launch ``Engine._lint_launch`` checks from now on."""
+    checked: list[int] = []
+    full = Engine._lint_launch
+
+    def counting(self, run, index, launch):
+        checked.append(index)
+        return full(self, run, index, launch)
+
+    monkeypatch.setattr(Engine, "_lint_launch", counting)
+    return checked

@@ -57,3 +57,7 @@ def test_close_matches_refuses_what_difflib_refuses():
         close_matches("--x", ("--y",), 0, 0.6)
     with pytest.raises(ValueError):
         close_matches("--x", ("--y",), 3, 1.5)
+
+
+def test_close_matches_keeps_an_empty_candidate_for_an_empty_word():
+    assert close_matches("", ("", "--x"), 3, 0.6) == difflib.get_close_matches("", ("", "--x"), 3, 0.6) == [""]

@@ -274,12 +274,8 @@ def _moved(launch: Launch, delta: int, at: int, steps: dict) -> Launch:
     step = steps.get(key)
     if step is None:
         step = steps[key] = _Step(before, delta, at)
-    hints = launch.release_hints
-    if hints:
-        hints = [h if h.span.end < at else ReleaseHint(h.version, _shift_span(h.span, delta, at), h.kind, h.text)
-                 for h in hints]
-    else:
-        hints = []
+    hints = [h if h.span.end < at else ReleaseHint(h.version, _shift_span(h.span, delta, at), h.kind, h.text)
+             for h in launch.release_hints] if launch.release_hints else []
     # (The launch is after the edit: its span and entry move whole.)
     return MovedLaunch.of(launch, launch.span.shifted(delta), launch.entry_span.shifted(delta), hints,
                           _replay, (root, step))

@@ -64,7 +64,10 @@ def close_matches(word: str, possibilities: tuple[str, ...], n: int, cutoff: flo
     result = []
     for x, have in zip(possibilities, counts):
         total = len(x) + lb
-        if not total or 2.0 * min(len(x), lb) / total < cutoff:  # real_quick_ratio
+        if not total:
+            result.append((1.0, x))  # two empty strings: difflib's ratio is 1.0
+            continue
+        if 2.0 * min(len(x), lb) / total < cutoff:  # real_quick_ratio
             continue
         matches = 0
         for ch, k in have:
