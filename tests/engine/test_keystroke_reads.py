@@ -77,6 +77,60 @@ def test_a_keystroke_checks_only_the_launch_it_changed(name, text, typed_after, 
         (d.span, d.code, d.message, d.fixes) for d in fresh.diagnostics]
 
 
+@pytest.mark.parametrize("name, text, typed_after", [
+    ("run.sh", SCRIPT, "--port 8000"),
+    ("pods.yaml", MANIFEST, '"--port", "8000'),
+])
+def test_moved_findings_are_copied_once_when_read(name, text, typed_after, monkeypatch):
+    """The findings of the launches below an edit wait to be moved until
+    something reads them (``reuse.MovedResult``): five keystrokes copy none,
+    and reading the document's diagnostics then copies each once, at the
+    place five keystrokes moved it to."""
+    from servelint.engine import reuse
+
+    engine = Engine(SETTINGS)
+    engine.lint(name, text)
+    at = text.index(typed_after) + len(typed_after)
+    edited = text[:at] + "1" + text[at:]
+    engine.lint(name, edited)  # the first edit measures where each launch's findings point
+    copies: list[int] = []
+    shifted = reuse._shifted
+
+    def counting(d, path, delta):
+        copies.append(delta)
+        return shifted(d, path, delta)
+
+    monkeypatch.setattr(reuse, "_shifted", counting)
+    for k in range(5):
+        edited = edited[:at] + "1" + edited[at:]
+        result = engine.lint(name, edited)
+        assert copies == [], f"keystroke {k + 1} copied the findings of {len(copies)} launches it moved"
+    assert result.in_launch_order
+    shown = [(d.span, d.code, d.message, d.fixes) for d in result.diagnostics]
+    assert copies == [5] * 29  # the 29 launches below, each moved 5 characters in one copy
+    fresh = Engine(SETTINGS).lint(name, edited)
+    assert shown == [(d.span, d.code, d.message, d.fixes) for d in fresh.diagnostics]
+
+
+def test_findings_out_of_launch_order_are_sorted_as_before():
+    """A launch whose findings are not in document order (two rules, the
+    later place found first) makes the document's list the sorted one, as a
+    fresh lint gives it, after a keystroke too."""
+    script = "#!/bin/sh\n" + "".join(
+        f"vllm serve Qwen/Qwen3-8B --max-modl-len 4096 --gpu-memory-utilization 95 --port {8000 + i} &\n"
+        for i in range(6))
+    engine = Engine(SETTINGS)
+    engine.lint("run.sh", script)
+    at = script.index("--port 8000") + len("--port 8000")
+    edited = script[:at] + "1" + script[at:]
+    result = engine.lint("run.sh", edited)
+    fresh = Engine(SETTINGS).lint("run.sh", edited)
+    got = [(d.span, d.code, d.message) for d in result.diagnostics]
+    assert got == [(d.span, d.code, d.message) for d in fresh.diagnostics]
+    assert got == sorted(got, key=lambda t: (t[0].start, t[0].end, t[1], t[2]))
+    assert len({t[1] for t in got}) >= 2
+
+
 def test_a_line_typed_above_the_pods_does_not_check_them_again(monkeypatch):
     """Each pod's release comes from its own image, on a line the edit moves:
     the release is chosen again (the same one, for the same reason) and the

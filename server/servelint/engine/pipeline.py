@@ -33,7 +33,7 @@ from ..settings import Settings
 from ..text import KnownEdit, SourceText, Span, edit_range
 from . import io
 from .io import MAX_DOCUMENT_CHARS
-from .results import ConfigUse, LaunchResult, LintResult
+from .results import ConfigUse, InLaunchOrder, LaunchResult, LintResult, order_of
 from .reuse import Change, EnvKeys, LazyIndex, Stable, Untouched, carried, has_build, launch_key, same_hints, within
 from .signature import CHECK_READS, Inputs, check_reads, signature
 
@@ -81,6 +81,38 @@ def _sorted_once(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
             out.append(diagnostics[i])
             last = key
     return out
+
+
+def _in_turn(results: list[LaunchResult], failed: list[tuple[int, Diagnostic]]) -> list[Diagnostic]:
+    """The launches' findings and their internal errors, launch by launch
+    (``_sorted_once`` keeps the first of two findings at one place)."""
+    out: list[Diagnostic] = []
+    k = 0
+    for i, res in enumerate(results):
+        while k < len(failed) and failed[k][0] == i:
+            out.append(failed[k][1])
+            k += 1
+        out.extend(res.diagnostics)
+    out.extend(d for _, d in failed[k:])
+    return out
+
+
+def _in_order(results: list[LaunchResult], path: str) -> bool:
+    """Whether the launches' findings, one launch after the other, are
+    already what ``_sorted_once`` makes of them: each launch's in order,
+    and each launch's first after the last of the one before it."""
+    last = -1
+    for res in results:
+        if not res.count:
+            continue
+        order = order_of(res, path)
+        if order is False:
+            return False
+        base = res.base
+        if base + order[0] <= last:
+            return False
+        last = base + order[1]
+    return True
 
 
 def too_large(path: str, size: str) -> Diagnostic:
@@ -239,33 +271,41 @@ class Engine:
                                path, self._read_later, lambda launch: self._choose_release(run, launch))
                      if run.stable is not None and run.before else None)
         results: list[LaunchResult] = []
+        # The launches' findings are not gathered here: when they already
+        # are the document's diagnostics, in order (``_in_order``), the
+        # result lists them when asked, and a keystroke leaves the findings
+        # of the launches it moved unshifted (``reuse.MovedResult``).
+        failed: list[tuple[int, Diagnostic]] = []  # (results before it, the launch's internal error)
         for i, launch in enumerate(launches):
             if untouched is not None:
                 res = untouched.kept(i, launch)
                 if res is not None:
                     results.append(res)
-                    diagnostics.extend(res.diagnostics)
                     continue
             try:
                 res = self._lint_launch(run, i, launch)
             except Exception as exc:  # one launch servelint cannot read must not hide the others
                 _log_failure(exc, "reading a launch failed on %s", path)
-                diagnostics.append(Diagnostic(
+                failed.append((len(results), Diagnostic(
                     path, launch.entry_span, Severity.WARNING, INTERNAL_ERROR_CODE, InternalError.name, "config",
                     f"servelint could not check this launch (internal error: {type(exc).__name__}: {exc}); "
                     "the other launches were checked; please report it",
                     vllm_version=doc_release.version,
-                ))
+                )))
                 continue
             results.append(res)
-            diagnostics.extend(res.diagnostics)
-        diagnostics.extend(_release_notes(path, results, settings))
-
-        diagnostics = self._apply_suppressions(path, source, parsed, diagnostics, settings)
-        if chart:
-            diagnostics = _suppressed_elsewhere(path, run.sources, diagnostics)
-        diagnostics = _sorted_once(diagnostics)
-        result = LintResult(path, source, parsed, diagnostics, results, run.sources, settings)
+        notes = _release_notes(path, results, settings)
+        if (not diagnostics and not failed and not notes and not parsed.directives and not chart
+                and _in_order(results, path)):
+            result = InLaunchOrder(path, source, parsed, None, results, run.sources, settings)
+        else:
+            diagnostics.extend(_in_turn(results, failed))
+            diagnostics.extend(notes)
+            diagnostics = self._apply_suppressions(path, source, parsed, diagnostics, settings)
+            if chart:
+                diagnostics = _suppressed_elsewhere(path, run.sources, diagnostics)
+            diagnostics = _sorted_once(diagnostics)
+            result = LintResult(path, source, parsed, diagnostics, results, run.sources, settings)
         if self.incremental:
             self._previous[path] = result
         return result

@@ -58,9 +58,18 @@ class LaunchResult:
     # (``Launch.linked``, set again on every parse): a Service or an #SBATCH
     # line edited elsewhere makes the same launch one to check again.
     linked: object = None
+    # The order of its diagnostics (``order_of``): (first, last) start,
+    # from the launch's start, when they are all in the document and
+    # strictly in document order; False when not; None until asked.
+    order: "tuple[int, int] | bool | None" = None
 
     def __post_init__(self) -> None:
         self.linked = getattr(self.launch, "linked", None)
+
+    @property
+    def count(self) -> int:
+        """How many diagnostics it has (a moved result's are not shifted to count them)."""
+        return len(self.diagnostics)
 
     @property
     def context(self) -> tuple:
@@ -93,6 +102,28 @@ class LaunchResult:
         return self._invocation
 
 
+def order_of(result: LaunchResult, path: str) -> tuple[int, int] | bool:
+    """``result.order``, measured on first use."""
+    got = result.order
+    if got is None:
+        got = result.order = _order(result.diagnostics, path, result.base)
+    return got
+
+
+def _order(diagnostics: list[Diagnostic], path: str, base: int) -> tuple[int, int] | bool:
+    last = None
+    for d in diagnostics:
+        if d.path != path:
+            return False
+        key = d.sort_key()
+        if last is not None and not last < key:
+            return False
+        last = key
+    if not diagnostics:
+        return False
+    return diagnostics[0].span.start - base, diagnostics[-1].span.start - base
+
+
 @dataclass
 class LintResult:
     """One document's lint: its parse, diagnostics and launches."""
@@ -112,9 +143,35 @@ class LintResult:
     # this result, so their ids are stable keys.
     verified: dict[int, list] = field(default_factory=dict, repr=False)
 
+    # Whether ``diagnostics`` are the launches' own, in the launches' order
+    # and nothing else (``InLaunchOrder``).
+    in_launch_order = False
+
     def source_of(self, path: str) -> SourceText:
         return self.sources.get(path) or (self.source if path == self.path else SourceText(""))
 
     def text_of(self, path: str) -> str | None:
         src = self.sources.get(path) or (self.source if path == self.path else None)
         return src.text if src is not None else None
+
+
+class InLaunchOrder(LintResult):
+    """A lint whose diagnostics are its launches' own, one launch after the
+    other, nothing added or dropped: the engine found that from each
+    launch's ``order`` without reading the findings of a launch that only
+    moved (``reuse.MovedResult``), and the list is made when first read.
+    The language server does not read it on a keystroke: it publishes each
+    launch's kept LSP form."""
+
+    in_launch_order = True
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        got = self.__dict__.get("_diagnostics")
+        if got is None:
+            got = self.__dict__["_diagnostics"] = [d for lr in self.launches for d in lr.diagnostics]
+        return got
+
+    @diagnostics.setter
+    def diagnostics(self, value: list[Diagnostic] | None) -> None:
+        self.__dict__["_diagnostics"] = value

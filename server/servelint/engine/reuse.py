@@ -68,14 +68,16 @@ def carried(prev: LaunchResult, key: tuple, path: str, launch: Launch, release: 
             return prev  # untouched: nothing to copy
         if launch.moved_from is not prev.launch:
             return LaunchResult(launch, release, prev._invocation, reused, prev.by_rule, key, base, prev._reread,
-                                prev.lsp, reach)
+                                prev.lsp, reach, order=prev.order)
         # Else the re-parse moved it, or the variables it reads from
         # below an edit (a launch in a function's body): read it again.
     # A launch that moved is read again (for a hover, say) only when
     # asked: its old reading has the old places.  (A partial, not a
     # reader: every launch below an edit gets one per keystroke.)
+    # (Findings all inside the launch moved with it, and kept their order.)
+    order = prev.order if type(reach) is tuple else None
     return LaunchResult(launch, release, None, reused, prev.by_rule, key, base,
-                        read or partial(read_later, launch, release), prev.lsp, reach)
+                        read or partial(read_later, launch, release), prev.lsp, reach, order=order)
 
 
 class Untouched:
@@ -130,19 +132,69 @@ class Untouched:
             release = now
         if prev.linked is not launch.linked and not same_linked(prev.linked, launch.linked):
             return None
-        diags = prev.diagnostics
-        if diags and type(prev.reach) is not tuple:
+        if prev.count and type(prev.reach) is not tuple:
             return None  # a place outside the launch (or not measured yet): ``relocated`` decides
         if not moved:
             return prev
         base = launch.span.start
         delta = base - prev.base
-        if delta and diags:
-            path = self.path
-            diags = [_shifted(d, path, delta) for d in diags]
         # (A partial, not a reader: see ``carried``.)
-        return LaunchResult(launch, release, None, diags, prev.by_rule, prev.key, base,
-                            partial(self.read_later, launch, release), prev.lsp, prev.reach)
+        read = partial(self.read_later, launch, release)
+        if delta and prev.count:
+            return MovedResult.of(prev, launch, release, base, read, self.path, delta)
+        return LaunchResult(launch, release, None, prev.diagnostics, prev.by_rule, prev.key, base, read, prev.lsp,
+                            prev.reach, order=prev.order)
+
+
+class MovedResult(LaunchResult):
+    """The result of a launch ``Untouched`` moved: the last lint's findings,
+    shifted when first read.
+
+    Every launch below an edit gets one on each keystroke, and what reads
+    the findings of most of them is the next keystroke, which moves them
+    again: a move of findings nobody read adds to the distance they are
+    waiting to move (``_pending``: the findings as last shifted, their
+    document, the distance), so each is copied once when read, however
+    many keystrokes moved it."""
+
+    __slots__ = ("_pending",)
+
+    @classmethod
+    def of(cls, prev: LaunchResult, launch: Launch, release: ReleaseChoice, base: int, read: Callable,
+           path: str, delta: int) -> "MovedResult":
+        pending = prev._pending if type(prev) is MovedResult else None
+        if pending is not None and pending[1] == path:
+            pending = (pending[0], path, pending[2] + delta)
+        else:
+            pending = (prev.diagnostics, path, delta)
+        # (Every place is inside the launch, ``reach`` a tuple: all of them
+        # move with it, and keep their order.)
+        self = cls(launch, release, None, None, prev.by_rule, prev.key, base, read, prev.lsp, prev.reach,
+                   order=prev.order)
+        self._pending = pending
+        return self
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        pending = self._pending
+        if pending is not None:
+            found, path, delta = pending
+            _DIAGNOSTICS.__set__(self, [_shifted(d, path, delta) for d in found])
+            self._pending = None
+        return _DIAGNOSTICS.__get__(self)
+
+    @diagnostics.setter
+    def diagnostics(self, value: list[Diagnostic] | None) -> None:
+        self._pending = None
+        _DIAGNOSTICS.__set__(self, value)
+
+    @property
+    def count(self) -> int:
+        pending = self._pending
+        return len(pending[0]) if pending is not None else len(_DIAGNOSTICS.__get__(self))
+
+
+_DIAGNOSTICS = LaunchResult.__dict__["diagnostics"]  # the slot, under MovedResult's property
 
 
 class EnvKeys:

@@ -244,14 +244,21 @@ class Published(Sequence):
     (``origins``), and, decoded on first use, lsprotocol objects (this is a
     sequence of them) for the handlers that read them."""
 
-    def __init__(self, texts: list[str], origins: list[Diagnostic], items: list[tuple], result_id: str,
-                 structure: Callable) -> None:
+    def __init__(self, texts: list[str], origins: list[Diagnostic] | Callable[[], list[Diagnostic]],
+                 items: list[tuple], result_id: str, structure: Callable) -> None:
         self.json = texts
-        self.origins = origins
+        self._origins = origins  # or what makes them when first asked
         self._items = items  # (JSON, form, its move) of each, for ``index``
         self.result_id = result_id
         self._structure = structure
         self._objects: list | None = None
+
+    @property
+    def origins(self) -> list[Diagnostic]:
+        got = self._origins
+        if callable(got):
+            got = self._origins = got()
+        return got
 
     def __len__(self) -> int:
         return len(self.json)
@@ -359,16 +366,18 @@ class DocumentForms:
         version = json.dumps(None if closed else version_of(path))
         # Each launch's diagnostics, in the launches' order, and (its JSON
         # for this version, its form, the form's move) of each.
-        flat: list[Diagnostic] = []
+        # (A launch's diagnostics are read only to convert them, or to
+        # place them among others: ``count`` does not shift a moved one's.)
+        shown: list = []  # the launches whose forms are shown, in order
         flat_items: list[tuple[str, Form, Move]] = []
         foreign = False
         for lr in result.launches:
-            diags = lr.diagnostics
-            if not diags:
+            n = lr.count
+            if not n:
                 continue
             entry = lr.lsp
             kept = None
-            if entry is not None and prev is not None and entry.source is prev and len(entry.forms) == len(diags):
+            if entry is not None and prev is not None and entry.source is prev and len(entry.forms) == n:
                 start = lr.launch.span.start
                 end = lr.launch.span.end
                 if start == entry.start and entry.hi < a:
@@ -382,6 +391,7 @@ class DocumentForms:
                     line, col = src.position(start)
                     kept = entry.relocated(base, start, line, col)
             if kept is None:
+                diags = lr.diagnostics
                 if any(d.path != path for d in diags):
                     foreign = True
                     lr.lsp = None
@@ -395,15 +405,20 @@ class DocumentForms:
             else:
                 lr.lsp = kept
             move = kept.move
-            flat.extend(diags)
+            shown.append(lr)
             for form in kept.forms:
                 baked = form._baked  # (``Form.render``, inlined: this runs for every diagnostic)
                 text = version.join(baked[1] if baked is not None and baked[0] == move else form.baked(move))
                 flat_items.append((text, form, move))
 
-        if not foreign and len(flat) == len(result.diagnostics) and all(map(operator.is_, flat, result.diagnostics)):
+        if not foreign and result.in_launch_order:
             # The document's diagnostics are its launches', in their order
-            # (one finding per launch, launches in text order: most files).
+            # (one finding per launch, launches in text order: most files),
+            # as the engine knows without reading them.
+            texts = [got[0] for got in flat_items]
+            return self._published(texts, lambda: result.diagnostics, flat_items, closed, base, encoding)
+        flat = [d for lr in shown for d in lr.diagnostics]
+        if not foreign and len(flat) == len(result.diagnostics) and all(map(operator.is_, flat, result.diagnostics)):
             texts = [got[0] for got in flat_items]
             return self._published(texts, flat, flat_items, closed, base, encoding)
         placed = {id(d): got for d, got in zip(flat, flat_items)}
@@ -448,7 +463,7 @@ class DocumentForms:
         texts = [got[0] for got in items]
         return self._published(texts, origins, items, closed, base, encoding)
 
-    def _published(self, texts: list[str], origins: list[Diagnostic], items: list[tuple], closed: bool,
+    def _published(self, texts: list[str], origins: "list[Diagnostic] | Callable[[], list[Diagnostic]]", items: list[tuple], closed: bool,
                    base: SourceText, encoding: str) -> Published:
         if closed:
             rid = closed_result_id(texts)
