@@ -373,3 +373,17 @@ def test_an_edit_in_a_list_reads_only_its_item(monkeypatch):
     moved = again.launches[-len(below):]
     assert below and all(isinstance(m, MovedLaunch) and m.moved_from is b for m, b in zip(moved, below))
     assert _with_deployment(again)["pods"] == _with_deployment(_fresh("l.yaml", again.cache.text))["pods"]
+
+
+def test_a_pods_image_hint_moves_once_with_its_item(monkeypatch):
+    """A pod's image tag is both its own release hint and one of the
+    document's: the two are one object, moved once per edit above it, and
+    where they are after the edit is where a fresh parse finds them."""
+    first, again, _, at = _edit_max_model_len(monkeypatch, "l.yaml", _list(40, 1))
+    doc_hints = {id(h) for h in again.release_hints}
+    below = [l for l in again.launches if l.span.start > at]
+    assert below and all(l.release_hints for l in below)
+    assert all(id(h) in doc_hints for l in below for h in l.release_hints)
+    fresh = _fresh("l.yaml", again.cache.text)
+    assert [[(h.version, _sp(h.span), h.kind, h.text) for h in l.release_hints] for l in again.launches] == [
+        [(h.version, _sp(h.span), h.kind, h.text) for h in l.release_hints] for l in fresh.launches]

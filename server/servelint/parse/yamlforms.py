@@ -206,13 +206,17 @@ class _Doc:
         # lists (most of them) are shared, not copied.
         launches, problems_, syntax, hints_, directives = (
             self.launches, self.problems, self.syntax, self.hints, self.directives)
+        hints_moved = [_hint(h, d) for h in hints_] if hints_ else hints_
+        # A launch's hints are its document's own objects (``_share_hints``):
+        # each is moved once, for both.
+        shared = dict(zip(map(id, hints_), hints_moved)) if hints_ and launches else None
         moved = _Doc(
             self.start + d, self.end + d, self.line + lines, self.forms,
-            ([_moved(l, d) for l in launches] if lazily else [_launch(l, d) for l in launches])
+            ([_moved(l, d, shared) for l in launches] if lazily else [_launch(l, d, shared) for l in launches])
             if launches else launches,
             [_problem(p, d) for p in problems_] if problems_ else problems_,
             [_problem(p, d) for p in syntax] if syntax else syntax,
-            [_hint(h, d) for h in hints_] if hints_ else hints_,
+            hints_moved,
             [(line + lines, body, _span(span, d)) for line, body, span in directives]
             if directives else directives,
             self.refs,
@@ -478,6 +482,8 @@ def _read_uncached(text: str, chunk: str, start: int, end: int, line: int, name:
             "the operator reading this resource")
         for launch in launches:
             templates.finish(launch, marks, text, tool)
+    if release_hints and launches:
+        _share_hints(launches, release_hints)
     refs = tuple(i for i, l in enumerate(launches) if config_refs(l))
     return _Doc(start, end, line, forms, launches, found, [problem] if problem is not None else [],
                 release_hints, directives, refs, services, part)
@@ -578,7 +584,26 @@ def _value(v: yn.YamlValue, d: int) -> yn.YamlValue:
     )
 
 
-def _launch(l: Launch, d: int) -> Launch:
+def _hints(hints_: list[ReleaseHint], d: int, shared: dict | None) -> list[ReleaseHint]:
+    """``hints_`` moved ``d``, those of the document taken from ``shared``
+    (id of its hint → the hint moved)."""
+    if shared is None:
+        return [_hint(h, d) for h in hints_]
+    return [shared.get(id(h)) or _hint(h, d) for h in hints_]
+
+
+def _share_hints(launches: list[Launch], doc_hints: list[ReleaseHint]) -> None:
+    """Make each launch's release hints that its document's scan found too
+    (an image tag is both) the same objects, so that a move of the
+    document moves each once."""
+    same = {(h.version, h.span.start, h.span.end, h.kind, h.text): h for h in doc_hints}
+    for launch in launches:
+        if launch.release_hints:
+            launch.release_hints = [same.get((h.version, h.span.start, h.span.end, h.kind, h.text), h)
+                                    for h in launch.release_hints]
+
+
+def _launch(l: Launch, d: int, shared: dict | None = None) -> Launch:
     c = l.container
     if isinstance(c, yn.Container):
         c = _container_at(c, _span(c.span, d), [_span(i, d) for i in c.items], [x + d for x in c.dashes])
@@ -589,18 +614,18 @@ def _launch(l: Launch, d: int) -> Launch:
         [_word(w, d) for w in l.args],
         _span(l.span, d),
         {k: _env_at(v, _span(v.span, d)) for k, v in l.env.items()},
-        [_hint(h, d) for h in l.release_hints],
+        _hints(l.release_hints, d, shared),
         [_problem(p, d) for p in l.problems],
         [_word(w, d) for w in l.opaque],
         c,
         None if b is None else _build_at(b, b.span.shifted(d), [_word(w, d) for w in b.command]),
         [_input_at(i, [u.shifted(d) for u in i.uses], _span(i.guard, d)) for i in l.inputs],
-        None if l.written_config is None else _launch(l.written_config, d),
+        None if l.written_config is None else _launch(l.written_config, d, shared),
         None if l.deployment is None else l.deployment.moved(lambda s: s.shifted(d)),
     )
 
 
-def _moved(origin: Launch, d: int) -> Launch:
+def _moved(origin: Launch, d: int, shared: dict | None = None) -> Launch:
     """``origin`` moved with its whole document, shifted only when read.
 
     Moves of a launch nobody has read since add up: it keeps the launch it
@@ -611,7 +636,7 @@ def _moved(origin: Launch, d: int) -> Launch:
     s, e = origin.span, origin.entry_span
     return MovedLaunch.of(
         origin, s.shifted(d), e.shifted(d),
-        [_hint(h, d) for h in origin.release_hints] if origin.release_hints else [],
+        _hints(origin.release_hints, d, shared) if origin.release_hints else [],
         _launch, (root, total),
     )
 
