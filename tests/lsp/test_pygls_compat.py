@@ -139,3 +139,30 @@ def test_a_documents_encoded_diagnostics_go_into_the_message_as_one_array(messag
     assert server.splice.pieces is None
     report = server.converter.unstructure(types.RelatedFullDocumentDiagnosticReport(items=EncodedList(texts[:1])))
     assert report["items"] == [json.loads(texts[0])]
+
+
+@pytest.mark.skipif(not hasattr(__import__("fcntl"), "F_GETPIPE_SZ"), reason="Linux's pipe-size call")
+def test_the_server_widens_the_pipe_it_writes_to_the_editor() -> None:
+    """A keystroke in a file where every launch has a finding is published as
+    ~150 KB: the server asks for a pipe that holds a whole message (the
+    default 64 KB made each write wait for the editor to read)."""
+    import fcntl
+    import json
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "servelint", "lsp", "--stdio"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                           "params": {"processId": None, "rootUri": None, "capabilities": {}}}).encode()
+        proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        proc.stdin.flush()
+        header = proc.stdout.readline()  # the answer: the server is serving
+        assert header.startswith(b"Content-Length: ")
+        after = fcntl.fcntl(proc.stdout.fileno(), fcntl.F_GETPIPE_SZ)
+        limit = int(open("/proc/sys/fs/pipe-max-size").read())
+        assert after == min(pygls_compat._PIPE_SIZE, limit)
+    finally:
+        proc.kill()
+        proc.wait()

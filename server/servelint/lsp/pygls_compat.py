@@ -156,6 +156,7 @@ def start_io(server, stdin, reader, log) -> None:
 
     # pygls' shutdown() (on `exit`) ends the loop through this event.
     server._stop_event = threading.Event()
+    _widen_pipe(sys.stdout)
     server.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
 
     async def serve() -> None:
@@ -174,6 +175,27 @@ def start_io(server, stdin, reader, log) -> None:
         pass
     finally:
         server.shutdown()
+
+
+# Room in the pipe to the editor for a whole message: a file where every
+# launch has a finding is published as ~150 KB per keystroke, and a pipe
+# holds 64 KB by default (Linux), so the write waited for the editor to read
+# twice before the server could go on.  1 MB is Linux's default limit for an
+# unprivileged process (/proc/sys/fs/pipe-max-size).
+_PIPE_SIZE = 1 << 20
+
+
+def _widen_pipe(stream) -> None:
+    """Ask the kernel for a pipe as large as ``_PIPE_SIZE`` behind
+    ``stream``, where it is a pipe and the platform has the call."""
+    try:
+        import fcntl
+
+        setsize = getattr(fcntl, "F_SETPIPE_SZ", None)
+        if setsize is not None:
+            fcntl.fcntl(stream.fileno(), setsize, _PIPE_SIZE)
+    except (ImportError, OSError, ValueError, AttributeError):
+        pass  # not a pipe (a terminal, a socket), or above this machine's limit: the default is kept
 
 
 # -- JSON sent as it was encoded -------------------------------------------------
