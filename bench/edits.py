@@ -124,7 +124,7 @@ async def _lsp_edits(doc: gen.Generated, sequence: str, n: int, profile: str, bu
             await d.published_version(uri, 1, timeout=300)
             shown = d.published[uri][-1][2]
         open_s = time.perf_counter() - t0
-        lat, decoded, missed = [], [], 0
+        lat, decoded, received, missed = [], [], [], 0
         cpu0 = None
         started = time.perf_counter()
         # The client's own cyclic collector (it holds every answer it
@@ -144,10 +144,10 @@ async def _lsp_edits(doc: gen.Generated, sequence: str, n: int, profile: str, bu
                 if pull:
                     await d.pull(uri)
                     t1 = time.perf_counter()
-                    td = d.last_response_decoded
+                    td, tr = d.last_response_decoded, d.last_response_received
                 else:
                     t1 = await d.published_version(uri, version)
-                    td = d.decoded.get((uri, version))
+                    td, tr = d.decoded.get((uri, version)), d.received.get((uri, version))
             except (TimeoutError, asyncio.TimeoutError):
                 missed += 1
                 continue
@@ -155,6 +155,8 @@ async def _lsp_edits(doc: gen.Generated, sequence: str, n: int, profile: str, bu
                 lat.append(t1 - t0)
                 if td is not None and td >= t0:
                     decoded.append(td - t0)
+                if tr is not None and tr >= t0:
+                    received.append(tr - t0)
             if budget_s is not None and time.perf_counter() - started > budget_s and len(lat) >= 5:
                 break
         cpu1 = cpu_seconds(d.pid)
@@ -163,7 +165,8 @@ async def _lsp_edits(doc: gen.Generated, sequence: str, n: int, profile: str, bu
         return {
             "lines": doc.lines, "mode": "pull" if pull else "push", "client": profile, "diagnostics": shown,
             "open_to_first_diagnostics_ms": round(open_s * 1e3, 1),
-            "latency": summary(lat), "latency_decoded": summary(decoded), "missed": missed,
+            "latency": summary(lat), "latency_decoded": summary(decoded),
+            "latency_received": summary(received), "missed": missed,
             "server_cpu_per_edit_ms": None if server_cpu is None else round(server_cpu * 1e3, 2),
             "server_peak_rss_mb": round(peak / 1024, 1) if peak else None,
         }

@@ -5,12 +5,15 @@ written to the moment the matching ``publishDiagnostics`` (same version) is
 decoded, or the ``textDocument/diagnostic`` answer arrives for a pulling
 client: what an editor waits for, transport and JSON included.
 
-Two moments are noted for each answer: when its JSON is parsed (``decoded``:
-what an editor has in hand) and when pygls' client has also made lsprotocol
-objects of it with cattrs (``structured``, the figure of every earlier
-pass).  They differ by the client's own Python work, which grows with the
-diagnostics: 333 of them take this client ~5-10 ms to structure, time no
-editor spends (VS Code and Neovim read the JSON as it is).
+Three moments are noted for each answer: when its last byte is read from
+the pipe (``received``: the server's answer is in, the client has done
+nothing with it yet), when its JSON is parsed (``decoded``: what an editor
+has in hand; pygls' parse calls a Python hook for every JSON object) and
+when pygls' client has also made lsprotocol objects of it with cattrs
+(``structured``, the figure of every earlier pass).  They differ by the
+client's own Python work, which grows with the diagnostics: 333 of them
+take this client ~5-10 ms to structure, time no editor spends (VS Code and
+Neovim read the JSON as it is).
 """
 
 from __future__ import annotations
@@ -58,6 +61,11 @@ class Driver:
         # object_hook runs innermost first).
         self.decoded: dict[tuple[str, int | None], float] = {}
         self.last_response_decoded: float | None = None
+        # When each message's body was read (pygls reads one message, then
+        # parses it, then reads the next: the last read is this message's).
+        self.received: dict[tuple[str, int | None], float] = {}
+        self.last_response_received: float | None = None
+        self._last_read: float | None = None
         structure = self.client.protocol.structure_message
 
         def noting(data: dict):
@@ -65,9 +73,12 @@ class Driver:
                 now = time.perf_counter()
                 if data.get("method") == types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS:
                     params = data.get("params") or {}
-                    self.decoded[(params.get("uri"), params.get("version"))] = now
+                    key = (params.get("uri"), params.get("version"))
+                    self.decoded[key] = now
+                    self.received[key] = self._last_read
                 elif "id" in data and "method" not in data:
                     self.last_response_decoded = now
+                    self.last_response_received = self._last_read
             return structure(data)
 
         self.client.protocol.structure_message = noting
@@ -81,6 +92,15 @@ class Driver:
     async def start(self) -> types.InitializeResult:
         self.spawned_at = time.perf_counter()
         await self.client.start_io(*self.cmd, env=self.env, preexec_fn=self.preexec_fn)
+        stdout = self.client._server.stdout  # the asyncio StreamReader pygls reads messages from
+        read_body = stdout.readexactly
+
+        async def readexactly(n: int) -> bytes:
+            body = await read_body(n)
+            self._last_read = time.perf_counter()
+            return body
+
+        stdout.readexactly = readexactly
         caps = client_capabilities(self.profile)
         return await self.client.initialize_session(
             types.InitializeParams(

@@ -153,7 +153,7 @@ async def _server_session(doc: gen.Generated, n: int, out_path: str) -> None:
         spy = os.path.join(site, "bin", "py-spy") if site else None
         if not spy or not os.path.exists(spy):
             raise RuntimeError("py-spy is not available")
-        rec = subprocess.Popen([spy, "record", "--pid", str(d.pid), "--rate", "250", "--format", "raw",
+        rec = subprocess.Popen([spy, "record", "--pid", str(d.pid), "--rate", os.environ.get("SPY_RATE", "250"), "--format", "raw",
                                 "--threads", "--output", out_path, "--nonblocking"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         await asyncio.sleep(1.0)  # py-spy attaches

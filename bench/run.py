@@ -157,8 +157,9 @@ def render(r: dict) -> str:
         out.append("## 2. Keystroke → diagnostics\n")
         out.append(f"{lat['edits']} single-character edits per cell (first {lat['warmup_edits_dropped']} dropped); "
                    f"server debounce {lat['debounce_ms']} ms.\n")
-        out.append("LSP rows: p50 / p99 when the client has structured the answer (cattrs), "
-                   "and in brackets when its JSON was parsed (what an editor has in hand).\n")
+        out.append("LSP rows: p50 / p99 when the client has structured the answer (cattrs); in brackets, "
+                   "when its JSON was parsed (what an editor has in hand), then when its last byte was read "
+                   "(the server's answer, before the client does anything with it).\n")
         out.append("| file | path | p50 | p99 | CPU p50 | rule / launch evals per edit |")
         out.append("|---|---|---|---|---|---|")
         for fname, cells in lat["files"].items():
@@ -168,9 +169,10 @@ def render(r: dict) -> str:
                                f"{_ms(c['cpu'], 'p50_ms')} | {c['rule_evaluations_per_edit']['mean']} / "
                                f"{c['launch_evaluations_per_edit']['mean']} |")
                 else:
-                    dec = c.get("latency_decoded")
-                    out.append(f"| {fname} | {key} | {_ms(c['latency'], 'p50_ms')} ({_ms(dec, 'p50_ms')}) | "
-                               f"{_ms(c['latency'], 'p99_ms')} ({_ms(dec, 'p99_ms')}) | "
+                    dec, rec = c.get("latency_decoded"), c.get("latency_received")
+                    out.append(f"| {fname} | {key} | {_ms(c['latency'], 'p50_ms')} "
+                               f"({_ms(dec, 'p50_ms')}; {_ms(rec, 'p50_ms')}) | "
+                               f"{_ms(c['latency'], 'p99_ms')} ({_ms(dec, 'p99_ms')}; {_ms(rec, 'p99_ms')}) | "
                                f"server {fmt_ms(c['server_cpu_per_edit_ms'])}/edit | "
                                f"{c.get('diagnostics', '–')} diagnostics, missed {c['missed']} |")
         out.append("")
