@@ -425,9 +425,10 @@ class MovedLaunch(Launch):
     (``make(*pending)`` builds the shifted launch: a function and its
     arguments, not a closure, since every launch below an edit gets one).
     After a keystroke most launches of a long file move and are never read
-    again: the engine reuses what it found in them.  ``pending`` is the parser's own note of the moves not applied yet,
-    so that the next move composes with them instead of wrapping them (which
-    would keep every earlier version alive and replay them one by one).
+    again: the engine reuses what it found in them.  ``pending`` is the
+    parser's own note of the moves not applied yet, so that the next move
+    composes with them instead of wrapping them (which would keep every
+    earlier version alive and replay them one by one).
     """
 
     __slots__ = ("_make", "pending")

@@ -117,13 +117,17 @@ def test_findings_out_of_launch_order_are_sorted_as_before():
     later place found first) makes the document's list the sorted one, as a
     fresh lint gives it, after a keystroke too."""
     script = "#!/bin/sh\n" + "".join(
-        f"vllm serve Qwen/Qwen3-8B --max-modl-len 4096 --gpu-memory-utilization 95 --port {8000 + i} &\n"
+        f"vllm serve Qwen/Qwen3-8B --gpu-memory-utilization 95 --max-modl-len 4096 --port {8000 + i} &\n"
         for i in range(6))
     engine = Engine(SETTINGS)
     engine.lint("run.sh", script)
     at = script.index("--port 8000") + len("--port 8000")
     edited = script[:at] + "1" + script[at:]
     result = engine.lint("run.sh", edited)
+    # (The unknown flag is found first, at the later place.)
+    assert [d.span.start for d in result.launches[0].diagnostics] != sorted(
+        d.span.start for d in result.launches[0].diagnostics)
+    assert not result.in_launch_order
     fresh = Engine(SETTINGS).lint("run.sh", edited)
     got = [(d.span, d.code, d.message) for d in result.diagnostics]
     assert got == [(d.span, d.code, d.message) for d in fresh.diagnostics]

@@ -463,8 +463,8 @@ class DocumentForms:
         texts = [got[0] for got in items]
         return self._published(texts, origins, items, closed, base, encoding)
 
-    def _published(self, texts: list[str], origins: "list[Diagnostic] | Callable[[], list[Diagnostic]]", items: list[tuple], closed: bool,
-                   base: SourceText, encoding: str) -> Published:
+    def _published(self, texts: list[str], origins: "list[Diagnostic] | Callable[[], list[Diagnostic]]",
+                   items: list[tuple], closed: bool, base: SourceText, encoding: str) -> Published:
         if closed:
             rid = closed_result_id(texts)
         else:

@@ -596,11 +596,13 @@ def _share_hints(launches: list[Launch], doc_hints: list[ReleaseHint]) -> None:
     """Make each launch's release hints that its document's scan found too
     (an image tag is both) the same objects, so that a move of the
     document moves each once."""
-    same = {(h.version, h.span.start, h.span.end, h.kind, h.text): h for h in doc_hints}
+    def key(h: ReleaseHint) -> tuple:
+        return h.version, h.span.start, h.span.end, h.kind, h.text
+
+    same = {key(h): h for h in doc_hints}
     for launch in launches:
         if launch.release_hints:
-            launch.release_hints = [same.get((h.version, h.span.start, h.span.end, h.kind, h.text), h)
-                                    for h in launch.release_hints]
+            launch.release_hints = [same.get(key(h), h) for h in launch.release_hints]
 
 
 def _launch(l: Launch, d: int, shared: dict | None = None) -> Launch:
