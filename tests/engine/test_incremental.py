@@ -122,3 +122,17 @@ def test_typing_in_a_switch_value_updates_the_finding():
     assert texts[-1][d.span.start:d.span.end] == "abcd"
     assert "ignored explicit argument 'abcd'" in d.message
     assert _view(result) == _fresh(texts[-1])
+
+
+def test_a_launch_edited_into_the_words_of_another_takes_its_findings():
+    # The edited launch is looked up among the last lint's launches by its
+    # text: here it now reads as the second one does, so no rule runs.
+    engine = Engine(SETTINGS)
+    engine.lint("run.sh", DOC)
+    before = engine.rule_evaluations
+    edited = DOC.replace("mistralai/Mistral-7B-Instruct-v0.3 --port 8002 &",
+                         "meta-llama/Llama-3.1-8B-Instruct --port 8001 --dtype bf16 &")
+    result = engine.lint("run.sh", edited)
+    assert engine.rule_evaluations == before
+    assert _view(result) == _fresh(edited)
+    assert [d.code for d in result.diagnostics].count("SL103") == 2

@@ -318,7 +318,7 @@ class Engine:
         # A launch whose text did not change (maybe moved) is found by its key;
         # one that changed is compared rule by rule with the launch that had
         # its place.
-        by_key = LazyIndex(before, count - len(before))
+        by_key = LazyIndex(before, count - len(before), previous.source.text if previous else None)
         # Whether each launch the edit left alone keeps the release it had:
         # the same hints around it, and (if it was decided by a hint written
         # elsewhere) that hint still on the line the reason names.

@@ -270,11 +270,13 @@ class LazyIndex:
 
     ``shift``: how many launches the new parse has more than the last one.
     A re-parse keeps the launches above an edit at their index and moves
-    those below it by ``shift``, so a launch is looked for there first."""
+    those below it by ``shift``, so a launch is looked for there first.
+    ``text``: the text the last lint read, when known."""
 
-    def __init__(self, results: list[LaunchResult], shift: int = 0) -> None:
+    def __init__(self, results: list[LaunchResult], shift: int = 0, text: str | None = None) -> None:
         self.results = results
         self.shift = shift
+        self.text = text
         self._by_key: dict | None = None
         self._by_launch: dict | None = None
 
@@ -285,6 +287,13 @@ class LazyIndex:
         """The last lint's result with this key (the same launch text, words,
         environment and context), if any."""
         if self._by_key is None:
+            if self.text is not None and key[2] not in self.text:
+                # A launch's key holds its text as the last lint read it: a
+                # text that was nowhere in the document is in no key (the
+                # one a keystroke edited).  One search of the text instead
+                # of an index of every launch; should a key ever hold other
+                # text, a miss here only costs the launch a full check.
+                return None
             # By the launch's text (key[2], see launch_key): a string
             # keeps its hash, a tuple of tuples hashes again on every lookup,
             # and this index is built on every keystroke.
