@@ -19,6 +19,7 @@ it.
 from __future__ import annotations
 
 import re
+import weakref
 from bisect import bisect_right
 from itertools import accumulate
 from typing import Iterator, NamedTuple
@@ -160,7 +161,7 @@ class SourceText:
     of read from the whole text.
     """
 
-    __slots__ = ("text", "encoding", "_index", "_ascii", "_cr")
+    __slots__ = ("text", "encoding", "_index", "_ascii", "_cr", "_absent", "_edit", "__weakref__")
 
     def __init__(self, text: str, encoding: str = "utf-16", edited: "tuple | None" = None) -> None:
         self.text = text
@@ -168,9 +169,17 @@ class SourceText:
         self._index: _Lines | None = None  # built on first use
         self._ascii: bool | None = None  # whether the whole text is ASCII (found on first use)
         self._cr: bool | None = None  # whether it has a "\r" (a lone one or in "\r\n")
+        self._absent: tuple[str, ...] = ()  # words ``mentions`` found nowhere in the text
+        self._edit: tuple | None = None  # (a weak reference to the previous text's SourceText, at, old end, new end)
         if edited is not None:
             prev, at, old_end, new_end = edited
+            self._edit = (weakref.ref(prev), at, old_end, new_end)
             piece = text[at:new_end]
+            if prev._absent:
+                # A word absent before the edit can only appear across what
+                # it wrote (or where it joined two pieces).
+                self._absent = tuple(w for w in prev._absent
+                                     if w not in text[max(0, at - len(w) + 1) : new_end + len(w) - 1])
             if prev._cr is False and "\r" not in piece:
                 self._cr = False
                 parent = prev._lines()
@@ -179,6 +188,27 @@ class SourceText:
                     self._index = _Lines(None, parent, at, old_end, new_end, region)
             if prev._ascii is not None and piece.isascii():
                 self._ascii = prev._ascii
+
+    def edit_since(self, prev: "SourceText") -> tuple[int, int, int] | None:
+        """(start, old end, new end) of the region ``edited`` named when this
+        text was made from ``prev``'s: the texts are the same outside it (the
+        engine's is ``edit_range``'s, the smallest), found without comparing
+        them again.  None for any other ``prev``."""
+        edit = self._edit
+        if edit is not None and edit[0]() is prev:
+            return edit[1], edit[2], edit[3]
+        return None
+
+    def mentions(self, word: str) -> bool:
+        """Whether ``word`` is anywhere in the text.  A word found absent is
+        remembered, and the text after an edit looks for it only around what
+        the edit wrote: a keystroke does not search the whole document."""
+        if word in self._absent:
+            return False
+        if word in self.text:
+            return True
+        self._absent += (word,)
+        return False
 
     @property
     def has_cr(self) -> bool:

@@ -76,3 +76,38 @@ def test_another_encoding_shares_the_line_index_and_measures_its_own_way() -> No
         fresh = SourceText(text, encoding)
         assert [other.position(i) for i in range(len(text) + 1)] == [fresh.position(i) for i in range(len(text) + 1)]
     assert src.with_encoding("utf-16") is src
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_word_looked_for_through_edits_is_found_as_in_a_fresh_text(seed: int) -> None:
+    # ``mentions`` remembers a word it did not find and, after an edit,
+    # looks only around what the edit wrote: typing, deleting and joining
+    # pieces must find the word exactly when the whole text holds it.
+    from servelint.text import edit_range
+
+    rng = random.Random(seed)
+    pieces = [".", "Val", "ues", ".Values", "x", "\n", "s", "V"]
+    text = "".join(rng.choice(pieces[:3] + pieces[4:]) for _ in range(rng.randrange(0, 60)))
+    src = SourceText(text)
+    found = 0
+    for _ in range(300):
+        assert src.mentions(".Values") == (".Values" in text), text
+        assert src.mentions("Values") == ("Values" in text), text
+        found += ".Values" in text
+        a = rng.randrange(0, len(text) + 1)
+        b = min(len(text), a + rng.choice([0, 0, 1, 2, 7]))
+        new = text[:a] + "".join(rng.choice(pieces) for _ in range(rng.choice([0, 1, 1, 2]))) + text[b:]
+        src = SourceText(new, edited=(src, *edit_range(text, new)))
+        text = new
+    assert 0 < found < 300  # the word came and went
+
+
+def test_a_text_made_by_an_edit_names_the_edit_only_against_the_text_it_came_from() -> None:
+    from servelint.text import edit_range
+
+    old = SourceText("vllm serve m --port 8000\n")
+    new_text = "vllm serve m --port 80001\n"
+    new = SourceText(new_text, edited=(old, *edit_range(old.text, new_text)))
+    assert new.edit_since(old) == (24, 24, 25)  # the "1" typed after "8000"
+    assert new.edit_since(SourceText(old.text)) is None  # the same words, another text
+    assert SourceText(new_text).edit_since(old) is None

@@ -87,7 +87,7 @@ def _digest(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def template_values(path: str, text: str, launches: list[Launch], read_file,
+def template_values(path: str, source: SourceText, launches: list[Launch], read_file,
                     sources: dict[str, SourceText]) -> dict[int, tuple[Launch, str]]:
     """A chart template's launches rendered with the chart's values file
     (its defaults, as ``helm template`` without ``-f``), by index: ``(the
@@ -95,8 +95,9 @@ def template_values(path: str, text: str, launches: list[Launch], read_file,
     there.  The state is "values-missing" or a digest of the values file
     read (the launch's key holds it, so an edit of the values file is seen);
     the text goes into ``sources`` (findings on its words point into it)."""
-    if ".Values" not in text:
+    if not source.mentions(".Values"):
         return {}
+    text = source.text
     chart = chart_of(path)
     if chart is None or chart[1] != "template":
         return {}

@@ -258,7 +258,7 @@ class Engine:
         # values file joined to the templates that use it (``io``).
         chart: dict[int, tuple[Launch, str]] = {}
         try:
-            chart = io.template_values(path, text, launches, self.read_file, sources) if launches else {}
+            chart = io.template_values(path, source, launches, self.read_file, sources) if launches else {}
             if not chart:
                 launches, states = io.values_launches(path, text, launches, self.read_file, sources)
                 chart = {i: (launches[i], state) for i, state in states.items()}

@@ -351,7 +351,7 @@ class DocumentForms:
         lf = False
         if prev is not None:
             old, new = prev.text, base.text
-            a, b, c = (len(new),) * 3 if old is new else edit_range(old, new)
+            a, b, c = (len(new),) * 3 if old is new else (base.edit_since(prev) or edit_range(old, new))
             # Where lines hold only "\n", a place's position depends on the
             # text before it alone: lines after the edit's last one keep
             # their columns, and move by the lines the edit added.
