@@ -132,7 +132,8 @@ class Untouched:
             release = now
         if prev.linked is not launch.linked and not same_linked(prev.linked, launch.linked):
             return None
-        if prev.count and type(prev.reach) is not tuple:
+        found = prev.count
+        if found and type(prev.reach) is not tuple:
             return None  # a place outside the launch (or not measured yet): ``relocated`` decides
         if not moved:
             return prev
@@ -140,7 +141,7 @@ class Untouched:
         delta = base - prev.base
         # (A partial, not a reader: see ``carried``.)
         read = partial(self.read_later, launch, release)
-        if delta and prev.count:
+        if delta and found:
             return MovedResult.of(prev, launch, release, base, read, self.path, delta)
         return LaunchResult(launch, release, None, prev.diagnostics, prev.by_rule, prev.key, base, read, prev.lsp,
                             prev.reach, order=prev.order)
