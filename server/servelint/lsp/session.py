@@ -172,6 +172,12 @@ class Session:
         if len(self._settings) > 4096:
             self._settings.clear()
         settings = for_file(path, base)
+        if known is not None and settings == known[2]:
+            # The same settings read again: the same object, which is what
+            # the engine's reuse checks for (``LaunchResult.reads_only_itself``);
+            # an equal copy made every launch of the file be checked again
+            # once a second while typing under a project config.
+            settings = known[2]
         self._settings[path] = (base, now, settings)
         return settings
 
