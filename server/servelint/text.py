@@ -125,6 +125,29 @@ class _Lines:
             self.count = parent.count - self.removed + len(self.region)
             self.depth = parent.depth + 1
 
+    def flattened(self) -> list[int] | None:
+        """The starts of the lines, from the chain, when no edit in it wrote
+        or deleted a line break (each moved the lines after it); else None."""
+        moves = []
+        node = self
+        while node.starts is None:
+            if node.removed or node.region:
+                return None
+            moves.append((node.kept, node.new_end - node.old_end))
+            node = node.parent
+        starts = node.starts
+        if not moves:
+            return starts
+        moves.sort()
+        out = starts[: moves[0][0]]
+        add = 0
+        for i, (kept, by) in enumerate(moves):
+            add += by
+            end = moves[i + 1][0] if i + 1 < len(moves) else len(starts)
+            if end > kept:
+                out.extend(map(add.__add__, starts[kept:end]))
+        return out
+
     # Both lookups walk the chain in a loop, not by recursion: a Python call
     # per derived index was most of a keystroke's conversion to LSP positions.
     def line_of(self, offset: int) -> int:
@@ -186,6 +209,14 @@ class SourceText:
                 if parent.depth < max(_MIN_DERIVED, parent.count // _LINES_PER_DERIVED):
                     region = [at + k + 1 for k, ch in enumerate(piece) if ch == "\n"] if "\n" in piece else []
                     self._index = _Lines(None, parent, at, old_end, new_end, region)
+                elif "\n" not in piece:
+                    # The chain is long enough to flatten.  Typing within
+                    # lines (no line break written or deleted) only moves
+                    # line starts: they are added up from the chain, a pass
+                    # over the starts instead of one over the text.
+                    flat = _Lines(None, parent, at, old_end, new_end).flattened()
+                    if flat is not None:
+                        self._index = _Lines(flat)
             if prev._ascii is not None and piece.isascii():
                 self._ascii = prev._ascii
 

@@ -111,3 +111,41 @@ def test_a_text_made_by_an_edit_names_the_edit_only_against_the_text_it_came_fro
     assert new.edit_since(old) == (24, 24, 25)  # the "1" typed after "8000"
     assert new.edit_since(SourceText(old.text)) is None  # the same words, another text
     assert SourceText(new_text).edit_since(old) is None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_line_index_flattened_after_typing_within_lines_answers_as_a_fresh_one(seed: int) -> None:
+    # Keystrokes that write or delete no line break only move line starts:
+    # past the chain's depth the index is added up from the chain, not read
+    # from the text again.  Now and then a line break is typed or deleted
+    # (the chain then cannot be flattened, and the text is read).
+    from servelint.text import edit_range
+
+    rng = random.Random(seed)
+    text = "".join(rng.choice(["vllm serve m --port 1", "", "  --tp 2", "x"]) + "\n" for _ in range(60))
+    src = SourceText(text)
+    src.line_count  # noqa: B018
+    flattened = 0
+    for step in range(400):
+        a = rng.randrange(0, len(text) + 1)
+        b = a
+        while b < len(text) and text[b] != "\n" and b - a < rng.choice([0, 1, 3]):
+            b += 1
+        typed = "".join(rng.choice("ab -=") for _ in range(rng.choice([0, 1, 1, 2])))
+        if step % 37 == 36:
+            typed, b = "\n", a
+        elif step % 53 == 52:
+            at = text.find("\n", a)
+            if at >= 0:
+                a, b, typed = at, at + 1, ""
+        new = text[:a] + typed + text[b:]
+        src = SourceText(new, edited=(src, *edit_range(text, new)))
+        text = new
+        flattened += src._index is not None and src._index.parent is None
+        fresh = SourceText(text)
+        assert src.line_count == fresh.line_count
+        for line in range(fresh.line_count):
+            assert src.line_start(line) == fresh.line_start(line), (step, line)
+        for offset in range(0, len(text) + 1, 7):
+            assert src.position(offset) == fresh.position(offset), (step, offset)
+    assert flattened > 20  # the chain was flattened, not only read again
