@@ -375,14 +375,22 @@ class Session:
         self._accept(st, stamp, version, *job)
         if publish:
             self.show(st)
+        # What the document reads is noted after the publish: it walks every
+        # launch, and nothing the publish shows depends on it.
+        self._note_reads(st, st.result)
         del replaced
         self._settle_heap()
 
     def _accept(self, st: DocState, stamp: int, version: int | None, result: LintResult,
                 published: forms.Published, encoding: str) -> None:
-        """Make a lint of the document's current text its state."""
+        """Make a lint of the document's current text its state (with
+        ``_note_reads``, which ``_take`` calls once it has published)."""
         st.result, st.result_stamp, st.result_version, st.encoding = result, stamp, version, encoding
         st.latest = published
+
+    def _note_reads(self, st: DocState, result: LintResult) -> None:
+        """What the document's last lint read besides its text: the files it
+        depends on, and the release of a --config file it is."""
         st.deps = frozenset(p for p in result.sources if p != st.path)
         st.config_release = next(
             (lr.release.version for lr in result.launches if lr.launch.entry is Entry.CONFIG_FILE), st.config_release
