@@ -103,11 +103,13 @@ def _in_order(results: list[LaunchResult], path: str) -> bool:
     and each launch's first after the last of the one before it."""
     last = -1
     for res in results:
-        if not res.count:
-            continue
-        order = order_of(res, path)
-        if order is False:
-            return False
+        order = res.order
+        if type(order) is not tuple:  # (a tuple: findings, all in order, measured before)
+            if not res.count:
+                continue
+            order = order_of(res, path)
+            if order is False:
+                return False
         base = res.base
         if base + order[0] <= last:
             return False
