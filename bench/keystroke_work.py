@@ -43,9 +43,8 @@ def type_edits(name: str, n: int, engine_only: bool) -> None:
     """Type WARMUP + ``n`` toggle edits into ``name``, linting (and
     converting and encoding) each."""
     from servelint.engine import Engine
-    from servelint.settings import Settings
-
     from servelint.lsp.server import GC_YOUNG
+    from servelint.settings import Settings
 
     # The server's collector settings (``lsp.server.run``): with Python's
     # default, a young collection in nearly every keystroke was counted here

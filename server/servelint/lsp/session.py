@@ -377,7 +377,7 @@ class Session:
             self.show(st)
         # What the document reads is noted after the publish: it walks every
         # launch, and nothing the publish shows depends on it.
-        self._note_reads(st, st.result)
+        self._note_reads(st)
         del replaced
         self._settle_heap()
 
@@ -388,9 +388,10 @@ class Session:
         st.result, st.result_stamp, st.result_version, st.encoding = result, stamp, version, encoding
         st.latest = published
 
-    def _note_reads(self, st: DocState, result: LintResult) -> None:
+    def _note_reads(self, st: DocState) -> None:
         """What the document's last lint read besides its text: the files it
         depends on, and the release of a --config file it is."""
+        result = st.result
         st.deps = frozenset(p for p in result.sources if p != st.path)
         st.config_release = next(
             (lr.release.version for lr in result.launches if lr.launch.entry is Entry.CONFIG_FILE), st.config_release
