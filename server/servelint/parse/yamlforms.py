@@ -24,6 +24,7 @@ import logging
 import os
 from bisect import bisect_right
 from collections import OrderedDict
+from operator import is_
 from typing import Callable
 
 from yaml.nodes import MappingNode, Node, SequenceNode
@@ -209,7 +210,7 @@ class _Doc:
         hints_moved = [_hint(h, d) for h in hints_] if hints_ else hints_
         # A launch's hints are its document's own objects (``_share_hints``):
         # each is moved once, for both.
-        shared = dict(zip(map(id, hints_), hints_moved)) if hints_ and launches else None
+        shared = (hints_, hints_moved) if hints_ and launches else None
         moved = _Doc(
             self.start + d, self.end + d, self.line + lines, self.forms,
             ([_moved(l, d, shared) for l in launches] if lazily else [_launch(l, d, shared) for l in launches])
@@ -584,12 +585,16 @@ def _value(v: yn.YamlValue, d: int) -> yn.YamlValue:
     )
 
 
-def _hints(hints_: list[ReleaseHint], d: int, shared: dict | None) -> list[ReleaseHint]:
+def _hints(hints_: list[ReleaseHint], d: int, shared: tuple | None) -> list[ReleaseHint]:
     """``hints_`` moved ``d``, those of the document taken from ``shared``
-    (id of its hint → the hint moved)."""
+    (the document's hints, and each one moved)."""
     if shared is None:
         return [_hint(h, d) for h in hints_]
-    return [shared.get(id(h)) or _hint(h, d) for h in hints_]
+    doc_hints, moved = shared
+    if len(hints_) == len(doc_hints) and all(map(is_, hints_, doc_hints)):
+        return list(moved)  # (a pod's image: its document's only hint, and its launch's)
+    by_id = dict(zip(map(id, doc_hints), moved))
+    return [by_id.get(id(h)) or _hint(h, d) for h in hints_]
 
 
 def _share_hints(launches: list[Launch], doc_hints: list[ReleaseHint]) -> None:
@@ -605,7 +610,7 @@ def _share_hints(launches: list[Launch], doc_hints: list[ReleaseHint]) -> None:
             launch.release_hints = [same.get(key(h), h) for h in launch.release_hints]
 
 
-def _launch(l: Launch, d: int, shared: dict | None = None) -> Launch:
+def _launch(l: Launch, d: int, shared: tuple | None = None) -> Launch:
     c = l.container
     if isinstance(c, yn.Container):
         c = _container_at(c, _span(c.span, d), [_span(i, d) for i in c.items], [x + d for x in c.dashes])
@@ -627,7 +632,7 @@ def _launch(l: Launch, d: int, shared: dict | None = None) -> Launch:
     )
 
 
-def _moved(origin: Launch, d: int, shared: dict | None = None) -> Launch:
+def _moved(origin: Launch, d: int, shared: tuple | None = None) -> Launch:
     """``origin`` moved with its whole document, shifted only when read.
 
     Moves of a launch nobody has read since add up: it keeps the launch it
