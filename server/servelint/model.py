@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, MutableMapping
 from enum import Enum
+from operator import attrgetter
 from typing import Any, Sequence
 
 from .structs import dataclass, field, fields
@@ -436,21 +437,16 @@ class MovedLaunch(Launch):
     @classmethod
     def of(cls, origin: Launch, span: Span, entry_span: Span, release_hints: list,
            make, pending: Any = None) -> "MovedLaunch":
-        self = cls.__new__(cls)
+        self = _new(cls)
         self._make = None
-        # The slots written directly (the lazy fields' properties would
-        # materialize): every launch below an edit is made on each keystroke.
-        _FORM.__set__(self, _FORM.__get__(origin))
-        _ENTRY.__set__(self, _ENTRY.__get__(origin))
-        _IMAGE.__set__(self, _IMAGE.__get__(origin))
-        _LAYOUT.__set__(self, _LAYOUT.__get__(origin))
-        _ENTRY_UNKNOWN.__set__(self, _ENTRY_UNKNOWN.__get__(origin))
-        _LINKED.__set__(self, _LINKED.__get__(origin))  # the parser sets it again
-        _POD.__set__(self, _POD.__get__(origin))
-        _SPAN.__set__(self, span)
-        _ENTRY_SPAN.__set__(self, entry_span)
-        _HINTS.__set__(self, release_hints)  # the release is chosen for every launch
-        _MOVED_FROM.__set__(self, origin)
+        # Only fields without a lazy property (``_LAZY``) are written here, as
+        # plain attributes: every launch below an edit is made on each keystroke.
+        (self.form, self.entry, self.image, self.layout, self.entry_unknown, self.linked,
+         self.pod) = _EAGER(origin)  # (``linked``: the parser sets it again)
+        self.span = span
+        self.entry_span = entry_span
+        self.release_hints = release_hints  # the release is chosen for every launch
+        self.moved_from = origin
         self.pending = pending
         self._make = make
         return self
@@ -478,10 +474,9 @@ class MovedLaunch(Launch):
 
 
 _SLOT = {name: Launch.__dict__[name] for name in Launch.__slots__}
-_FORM, _ENTRY, _IMAGE, _LAYOUT = _SLOT["form"], _SLOT["entry"], _SLOT["image"], _SLOT["layout"]
-_ENTRY_UNKNOWN = _SLOT["entry_unknown"]
-_SPAN, _ENTRY_SPAN, _HINTS, _MOVED_FROM = _SLOT["span"], _SLOT["entry_span"], _SLOT["release_hints"], _SLOT["moved_from"]
-_LINKED, _POD = _SLOT["linked"], _SLOT["pod"]
+_new = object.__new__
+# The fields a moved launch takes from its origin as they are, read at once.
+_EAGER = attrgetter("form", "entry", "image", "layout", "entry_unknown", "linked", "pod")
 _COMPARED = [f.name for f in fields(Launch) if f.compare]
 
 
