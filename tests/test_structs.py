@@ -172,3 +172,35 @@ def test_a_dataclass_base_is_refused():
     base = structs.dataclass(type("Base", (), {"__annotations__": {"a": "int"}}))
     with pytest.raises(TypeError, match="does not support dataclass bases"):
         structs.dataclass(type("Child", (base,), {"__annotations__": {"b": "int"}}))
+
+
+def test_an_assembler_sets_every_field_in_order_and_nothing_else():
+    @structs.dataclass(slots=True)
+    class Result:
+        launch: str
+        items: list = structs.field(default_factory=list)
+        linked: object = None
+
+        def __post_init__(self) -> None:
+            self.linked = "from post-init"
+
+    class Moved(Result):
+        __slots__ = ("seen",)
+
+        @property
+        def items(self):
+            return Result.__dict__["items"].__get__(self)
+
+        @items.setter
+        def items(self, value) -> None:
+            self.seen = value
+            Result.__dict__["items"].__set__(self, value)
+
+    make = structs.assembler(Result)
+    got = make(Result, "a", [1], "given")
+    assert (got.launch, got.items, got.linked) == ("a", [1], "given")  # no default, factory or __post_init__
+    assert got != Result("a", [1])  # the class call runs __post_init__
+    moved = make(Moved, "b", [2], None)
+    assert type(moved) is Moved and moved.seen == [2]  # a subclass's property is used
+    with pytest.raises(TypeError):
+        make(Result, "a", [1])  # every field, always

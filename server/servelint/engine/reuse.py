@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Callable
 
-from ..structs import dataclass, fields, replace
+from ..structs import assembler, dataclass, fields, replace
 from ..diagnostics import Diagnostic, Edit, Fix, Related
 from ..model import Env, Launch, MovedLaunch, same_linked
 from ..release import ReleaseChoice
@@ -143,8 +143,8 @@ class Untouched:
         read = partial(self.read_later, launch, release)
         if delta and found:
             return MovedResult.of(prev, launch, release, base, read, self.path, delta)
-        return LaunchResult(launch, release, None, prev.diagnostics, prev.by_rule, prev.key, base, read, prev.lsp,
-                            prev.reach, order=prev.order)
+        return _result(LaunchResult, launch, release, None, prev.diagnostics, prev.by_rule, prev.key, base, read,
+                       prev.lsp, prev.reach, launch.linked, prev.order)
 
 
 class MovedResult(LaunchResult):
@@ -170,8 +170,8 @@ class MovedResult(LaunchResult):
             pending = (prev.diagnostics, path, delta)
         # (Every place is inside the launch, ``reach`` a tuple: all of them
         # move with it, and keep their order.)
-        self = cls(launch, release, None, None, prev.by_rule, prev.key, base, read, prev.lsp, prev.reach,
-                   order=prev.order)
+        self = _result(cls, launch, release, None, None, prev.by_rule, prev.key, base, read, prev.lsp, prev.reach,
+                       launch.linked, prev.order)
         self._pending = pending
         return self
 
@@ -196,6 +196,11 @@ class MovedResult(LaunchResult):
 
 
 _DIAGNOSTICS = LaunchResult.__dict__["diagnostics"]  # the slot, under MovedResult's property
+# A LaunchResult (or MovedResult) from every field's value, in order:
+# (launch, release, _invocation, diagnostics, by_rule, key, base, _reread,
+# lsp, reach, linked, order); ``linked`` is the launch's, as
+# ``LaunchResult.__post_init__`` sets it.
+_result = assembler(LaunchResult)
 
 
 class EnvKeys:
