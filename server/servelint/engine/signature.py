@@ -134,9 +134,25 @@ _WHOLE = (view.FLAGS, view.MODEL, view.EXTRA, view.CONFIG, view.ALL_ENV, view.PR
 def signature(reads: frozenset, inputs: Inputs, release: ReleaseChoice, settings: Settings) -> tuple:
     """The value of every read in ``reads``, for this launch."""
     parts: list = [release.version, settings.target, inputs.common]
-    for key in sorted(reads, key=repr):
+    for key in _in_order(reads):
         parts.append((key, inputs.part(key)))
     return tuple(parts)
+
+
+# Each rule's reads in a fixed order, kept by the set: a keystroke takes the
+# signature of every rule of the launch it changed, twice, and sorting by
+# ``repr`` was most of it.  (Bounded: read sets are per rule and flag.)
+_ORDER: dict[frozenset, tuple] = {}
+_ORDER_LIMIT = 4096
+
+
+def _in_order(reads: frozenset) -> tuple:
+    got = _ORDER.get(reads)
+    if got is None:
+        if len(_ORDER) >= _ORDER_LIMIT:
+            _ORDER.clear()
+        got = _ORDER[reads] = tuple(sorted(reads, key=repr))
+    return got
 
 
 _REPORTED: set = set()
