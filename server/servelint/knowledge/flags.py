@@ -412,6 +412,17 @@ class Knowledge:
         self.by_dest: dict[str, Option] = {o.dest: o for o in self.options}
         self.by_string: dict[str, Option] = {s: o for o in self.options for s in o.strings}
         self.long_strings: list[str] = sorted(s for s in self.by_string if s.startswith("--"))
+        self._option_strings: tuple[str, ...] | None = None
+
+    @property
+    def option_strings(self) -> tuple[str, ...]:
+        """Every option string, the long ones (sorted) first, then the short
+        ones: where a near miss of an unknown flag is looked for, on every
+        keystroke that leaves one in the file."""
+        got = self._option_strings
+        if got is None:
+            got = self._option_strings = tuple(self.long_strings + [s for s in self.by_string if not s.startswith("--")])
+        return got
 
     @property
     def architectures(self) -> Architectures:

@@ -3,6 +3,7 @@ words argparse reads as true/false."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 # The values a switch given a value is most likely meant to have
@@ -11,7 +12,7 @@ TRUE_WORDS = ("true", "1", "yes", "on")
 FALSE_WORDS = ("false", "0", "no", "off")
 
 
-def nearest(name: str, candidates: list[str], n: int = 3) -> list[str]:
+def nearest(name: str, candidates: Sequence[str], n: int = 3) -> list[str]:
     """The option strings ``name`` is a near miss of, closest first, for
     "did you mean" (``near_miss`` says what counts)."""
     return list(_nearest(name, tuple(candidates), n))

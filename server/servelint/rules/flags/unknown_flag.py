@@ -149,7 +149,7 @@ class UnknownFlag(Rule):
             elif note and "removed" not in note and "moved" not in note:
                 suggestions = []
             else:
-                suggestions = nearest(name, kn.long_strings + [s for s in kn.by_string if not s.startswith("--")])
+                suggestions = nearest(name, kn.option_strings)
             if note:
                 parts.append(note)
             if name == "--task" and "--runner" in kn.by_string:
