@@ -204,3 +204,10 @@ def test_an_assembler_sets_every_field_in_order_and_nothing_else():
     assert type(moved) is Moved and moved.seen == [2]  # a subclass's property is used
     with pytest.raises(TypeError):
         make(Result, "a", [1])  # every field, always
+
+    @structs.dataclass(frozen=True)
+    class Frozen:
+        a: int
+
+    with pytest.raises(TypeError):
+        structs.assembler(Frozen)

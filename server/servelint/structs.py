@@ -102,6 +102,8 @@ def assembler(cls):
     call parses its arguments and runs ``__post_init__``, ~1.5 us).  Fields
     are set as attributes, so a subclass's property for one is used.  Not
     for frozen classes."""
+    if cls.__setattr__ is not object.__setattr__:
+        raise TypeError(f"{cls.__name__} is frozen: an assembler sets its fields as attributes")
     names = [f.name for f in fields(cls)]
     params = [f"v{k}" for k in range(len(names))]
     body = "".join(f"    o.{name} = {p}\n" for name, p in zip(names, params))
