@@ -118,8 +118,8 @@ def data_of(d: Diagnostic, source_of: SourceOf, version_of: VersionOf) -> dict[s
 
 class Encoded(str):
     """One diagnostic as the JSON text it is sent as (see ``forms`` and
-    ``pygls_compat.Splice``).  A ``str`` of its own type, so that a
-    document's hundreds of them are made without a Python call each."""
+    ``pygls_compat.Splice``): a ``str`` where an lsprotocol diagnostic
+    would be is taken as one (the texts of an ``EncodedList`` are plain)."""
 
     __slots__ = ()
 
@@ -129,15 +129,18 @@ class Encoded(str):
 
 
 class EncodedList(list):
-    """A document's diagnostics, each ``Encoded``, with the JSON array they
-    make (``json``): a message carrying them is written with the array
-    spliced in whole, not the diagnostics one by one (``converter_factory``)."""
+    """A document's diagnostics as the JSON texts they are sent as (each one
+    a ``str``, as an ``Encoded`` is), with the JSON array they make
+    (``json``): a message carrying them is written with the array spliced in
+    whole, not the diagnostics one by one (``converter_factory``).  The
+    texts are held as they are: a keystroke's 300 diagnostics are ~150 KB,
+    and a copy of each was made for every publish before."""
 
     __slots__ = ("json",)
 
     def __init__(self, texts: list[str]) -> None:
-        super().__init__(map(Encoded, texts))
-        self.json = "[" + ",".join(texts) + "]"
+        super().__init__(texts)
+        self.json = ",".join(texts).join(("[", "]"))
 
 
 # The messages that carry a document's diagnostics, and the field holding them.
@@ -158,9 +161,9 @@ def converter_factory(splice=None):
     plain = converter.get_unstructure_hook(types.Diagnostic)
 
     def unstructure(d) -> Any:
-        if type(d) is Encoded:
-            token = splice.token(d.json) if splice is not None else None
-            return token if token is not None else json.loads(d.json)
+        if isinstance(d, str):  # an ``Encoded`` one, or one of an ``EncodedList``
+            token = splice.token(d) if splice is not None else None
+            return token if token is not None else json.loads(d)
         return plain(d)
 
     converter.register_unstructure_hook(types.Diagnostic, unstructure)

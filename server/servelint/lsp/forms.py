@@ -10,7 +10,7 @@ kept diagnostic by joining its text around the version; one whose places
 went to other lines is joined again around its new line numbers; only the
 launches the edit changed are converted (``convert.to_lsp``, as before).
 
-The JSON goes to the client as it is (``Encoded``, spliced into the message
+The JSON goes to the client as it is (``EncodedList``, spliced into the message
 by ``pygls_compat.Splice``).  Handlers that need lsprotocol objects (code
 actions, a workspace report) decode them from it on first use.
 """
@@ -32,7 +32,7 @@ from ..diagnostics import Diagnostic, Related
 from ..engine.reuse import places
 from ..text import SourceText, edit_range
 from . import convert
-from .convert import Encoded, EncodedList
+from .convert import EncodedList
 
 # JSON without the spaces json.dumps puts after "," and ":" by default: a
 # sixth of what a diagnostic weighs, written and read again on every keystroke.
@@ -276,7 +276,7 @@ class Published(Sequence):
             self._objects = [self._structure(json.loads(t), types.Diagnostic) for t in self.json]
         return self._objects
 
-    def encoded(self) -> list[Encoded]:
+    def encoded(self) -> EncodedList:
         """The diagnostics to put in a message: sent as the JSON they are."""
         return EncodedList(self.json)
 
