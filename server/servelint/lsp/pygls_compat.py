@@ -235,6 +235,12 @@ class Splice:
     def encode(self, data, default) -> str:
         """``json.dumps(data, default=default)``, with encoded diagnostics as
         they are (without the spaces after "," and ":": nothing reads them)."""
+        return "".join(self.parts(data, default))
+
+    def parts(self, data, default) -> list[str]:
+        """``encode``'s text in parts, to be joined with what goes before it
+        (a message's header) in one copy: the diagnostics of a keystroke are
+        ~150 KB."""
         self.pieces = []
         try:
             body = json.dumps(data, default=default, separators=(",", ":"))
@@ -242,7 +248,7 @@ class Splice:
         finally:
             self.pieces = None
         if not pieces:
-            return body
+            return [body]
         parts = body.split(self._written)
         if len(parts) == len(pieces) + 1:
             out = [parts[0]]
@@ -253,8 +259,8 @@ class Splice:
                 out.append(pieces[i])
                 out.append(part[len(end):])
             else:
-                return "".join(out)
-        return json.dumps(data, default=default, separators=(",", ":"))
+                return out
+        return [json.dumps(data, default=default, separators=(",", ":"))]
 
 
 def splicing_protocol(splice: Splice):
@@ -274,17 +280,18 @@ def splicing_protocol(splice: Splice):
                 log.error("Unable to send data, no available transport!")
                 return
             try:
-                body = splice.encode(data, self._serialize_message)
-                log.info("Sending data: %s", body)
+                parts = splice.parts(data, self._serialize_message)
+                if log.isEnabledFor(logging.INFO):
+                    log.info("Sending data: %s", "".join(parts))
                 if self._include_headers:
+                    # (As pygls counts it: the characters of the body,
+                    # which json.dumps writes in ASCII.)
                     header = (
-                        f"Content-Length: {len(body)}\r\n"
+                        f"Content-Length: {sum(map(len, parts))}\r\n"
                         f"Content-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
                     )
-                    data = header + body
-                else:
-                    data = body
-                res = self.writer.write(data.encode(self.CHARSET))
+                    parts.insert(0, header)
+                res = self.writer.write("".join(parts).encode(self.CHARSET))
                 if inspect.isawaitable(res):
                     asyncio.ensure_future(res)
             except BrokenPipeError:
