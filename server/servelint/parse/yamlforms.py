@@ -647,7 +647,8 @@ def _moved(origin: Launch, d: int, shared: tuple | None = None) -> Launch:
     Moves of a launch nobody has read since add up: it keeps the launch it
     was last read as and the total distance, not the versions between."""
     origin.moved_from = None  # used by the last lint; see parse.shell.incremental._moved
-    pending = origin.pending if isinstance(origin, MovedLaunch) and origin.unread else None
+    # (``MovedLaunch.unread``, without a call: on every launch below an edit.)
+    pending = origin.pending if isinstance(origin, MovedLaunch) and getattr(origin, "_make", None) is not None else None
     root, total = (pending[0], pending[1] + d) if pending is not None else (origin, d)
     s, e = origin.span, origin.entry_span
     return MovedLaunch.of(

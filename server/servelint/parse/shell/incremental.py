@@ -265,8 +265,9 @@ def _moved(launch: Launch, delta: int, at: int, steps: dict) -> Launch:
     # The last lint has used this link; keeping it would chain every
     # version of the launch since the file was opened.
     launch.moved_from = None
-    pending = launch.pending if type(launch) is MovedLaunch and launch.unread else None
-    if pending is not None and pending[1].depth >= _replay_limit(pending[0]):
+    # (``MovedLaunch.unread``, and the limit only past its least: on every launch below an edit.)
+    pending = launch.pending if type(launch) is MovedLaunch and getattr(launch, "_make", None) is not None else None
+    if pending is not None and pending[1].depth >= _REPLAY_LEAST and pending[1].depth >= _replay_limit(pending[0]):
         launch._materialize()
         pending = None
     root, before = pending if pending is not None else (launch, None)
@@ -330,13 +331,16 @@ class _Step:
         return got
 
 
+_REPLAY_LEAST = 128
+
+
 def _replay_limit(root: Launch) -> int:
     # A place before or after every move is shifted at once, one between
     # them replays the moves; past this many a launch is shifted once (and
     # the chain of moves let go).  Spread per launch, so that not every
     # launch of a file (all moved by the same edits) is shifted on the same
     # keystroke.
-    return 128 + (id(root) >> 4) % 128
+    return _REPLAY_LEAST + (id(root) >> 4) % 128
 
 
 def _replay(launch: Launch, step: _Step) -> Launch:
