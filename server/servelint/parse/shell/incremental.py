@@ -216,16 +216,21 @@ def reparse(path: str, text: str, prev: ShellIncremental, max_launches: int = 0,
     if prev.in_calls:
         kept_before, in_calls = _called_above(kept_before, prev.in_calls, delta, start)
     moved = [_moved(l, delta, start, steps) for l in prev.launches if l.span.start >= re_old]
-    in_calls.update(id(l) for l in moved if id(l.moved_from) in prev.in_calls)
+    # (The passes over every launch below are made only when a set they
+    # look in has something: most scripts have neither.)
+    if prev.in_calls:
+        in_calls.update(id(l) for l in moved if id(l.moved_from) in prev.in_calls)
     region_launches = sorted(walker.launches, key=lambda l: (l.span.start, l.span.end))
     launches = kept_before + region_launches + moved
     if max_launches and unread is None and len(launches) > max_launches:
         return None  # now past the launch limit: a full parse stops where it should
-    with_refs = {id(l) for l in kept_before if id(l) in prev.with_refs}
-    with_refs.update(id(l) for l in region_launches if config_refs(l))
-    with_refs.update(id(l) for l in moved if id(l.moved_from) in prev.with_refs)
+    with_refs = {id(l) for l in region_launches if config_refs(l)}
+    if prev.with_refs:
+        with_refs.update(id(l) for l in kept_before if id(l) in prev.with_refs)
+        with_refs.update(id(l) for l in moved if id(l.moved_from) in prev.with_refs)
     doc = ParsedDocument(path=path, form=Form.SHELL, launches=launches, problems=[],
-                         config_refs=[(l, w) for l in launches if id(l) in with_refs for w in config_refs(l)],
+                         config_refs=[(l, w) for l in launches if id(l) in with_refs for w in config_refs(l)]
+                         if with_refs else [],
                          unread=unread)
     # The prefix a limited parse reads moves with the edit above its end (a
     # re-read region holds no heredoc, and never the statement it ends in).
