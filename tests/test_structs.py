@@ -211,3 +211,29 @@ def test_an_assembler_sets_every_field_in_order_and_nothing_else():
 
     with pytest.raises(TypeError):
         structs.assembler(Frozen)
+
+
+def test_a_copier_is_replace_with_the_changed_fields_given_in_turn():
+    @structs.dataclass(slots=True)
+    class Plain:
+        a: int
+        b: list = structs.field(default_factory=list)
+
+    @structs.dataclass(slots=True)
+    class Checked:
+        a: int
+        b: int = 0
+
+        def __post_init__(self) -> None:
+            if self.b < 0:
+                raise ValueError("negative")
+
+    plain = Plain(1, [2])
+    got = structs.copier(Plain, "a")(plain, 5)
+    assert got == structs.replace(plain, a=5) and got.b is plain.b and got is not plain
+    # A class that checks what it is given is still made through it.
+    with pytest.raises(ValueError):
+        structs.copier(Checked, "b")(Checked(1), -1)
+    assert structs.copier(Checked, "b")(Checked(1), 3) == Checked(1, 3)
+    with pytest.raises(TypeError):
+        structs.copier(Plain, "c")

@@ -32,7 +32,7 @@ import operator
 import reprlib
 import sys
 
-__all__ = ["FrozenInstanceError", "assembler", "dataclass", "field", "fields", "replace"]
+__all__ = ["FrozenInstanceError", "assembler", "copier", "dataclass", "field", "fields", "replace"]
 
 
 class _Missing:
@@ -106,12 +106,41 @@ def assembler(cls):
         raise TypeError(f"{cls.__name__} is frozen: an assembler sets its fields as attributes")
     names = [f.name for f in fields(cls)]
     params = [f"v{k}" for k in range(len(names))]
-    body = "".join(f"    o.{name} = {p}\n" for name, p in zip(names, params))
+    return _maker(cls, "assembler", "make", ["c", *params], "c", dict(zip(names, params)))
+
+
+def copier(cls, *changed: str):
+    """``copy(obj, *values)``: a copy of ``obj`` (a ``cls``, or a subclass)
+    with the fields ``changed`` set to ``values`` and the others as they are:
+    ``replace(obj, **changes)`` without its per-call look at the fields.  A
+    class whose fields are all init fields, with no ``__post_init__`` and
+    not frozen, is copied field by field as ``assembler`` does; any other
+    through the class call."""
+    every = fields(cls)
+    names = [f.name for f in every if f.init]
+    unknown = set(changed) - set(names)
+    if unknown:
+        raise TypeError(f"{cls.__name__} has no init fields {sorted(unknown)}")
+    values = {n: n if n in changed else f"o.{n}" for n in names}
+    if len(names) == len(every) and not hasattr(cls, "__post_init__") and cls.__setattr__ is object.__setattr__:
+        return _maker(cls, "copier", "copy", ["o", *changed], "type(o)", values)
+    scope: dict = {}
+    args = ", ".join(f"{n}={v}" for n, v in values.items())
+    exec(f"def copy(o, {', '.join(changed)}):\n    return type(o)({args})\n", scope)
+    return scope["copy"]
+
+
+def _maker(cls, kind: str, name: str, params: list[str], made: str, values: dict[str, str]):
+    """A function ``name(*params)`` making a ``made`` with each field set to
+    the expression ``values[field]``, as the class's ``__init__`` sets it,
+    without the class call."""
+    body = "".join(f"    __struct_self__.{n} = {v}\n" for n, v in values.items())
     scope = {"__struct_new__": object.__new__}
-    exec(f"def make(c, {', '.join(params)}):\n    o = __struct_new__(c)\n{body}    return o\n", scope)
-    make = scope["make"]
-    make.__qualname__ = f"assembler({cls.__qualname__})"
-    return make
+    exec(f"def {name}({', '.join(params)}):\n    __struct_self__ = __struct_new__({made})\n{body}"
+         f"    return __struct_self__\n", scope)
+    made_fn = scope[name]
+    made_fn.__qualname__ = f"{kind}({cls.__qualname__})"
+    return made_fn
 
 
 def dataclass(cls=None, /, *, eq=True, repr=True, order=False, unsafe_hash=False, frozen=False, slots=False):

@@ -273,7 +273,7 @@ def splicing_protocol(splice: Splice):
 
     class SplicingProtocol(LanguageServerProtocol):
         def _send_data(self, data):
-            """pygls' ``_send_data`` (2.1.1), its ``json.dumps`` replaced by ``splice.encode``."""
+            """pygls' ``_send_data`` (2.1.1), its ``json.dumps`` replaced by ``splice.parts``."""
             if not data:
                 return
             if self.writer is None:

@@ -29,7 +29,7 @@ from typing import Callable
 
 from yaml.nodes import MappingNode, Node, SequenceNode
 
-from ..structs import fields
+from ..structs import copier
 from ..model import EnvVar, Form, ImageBuild, Input, Launch, MovedLaunch, ParsedDocument, ParseProblem, ReleaseHint, Word
 from ..text import KnownEdit, Span, edit_between
 from . import deployment, hints, problems, templates
@@ -525,43 +525,18 @@ def _span(s: Span | None, d: int) -> Span | None:
     return None if s is None else s.shifted(d)
 
 
-def _copier(cls: type, *changed: str) -> Callable:
-    """``f(obj, *values)``: a copy of ``obj`` (a ``cls``) with the fields
-    ``changed`` set to ``values``, the others as they are.
-
-    What ``dataclasses.replace`` does, built from the class's fields so that
-    a field added later is kept, but without its per-call introspection:
-    every launch of a document below an edit, or of a document seen before,
-    is copied with its words on every keystroke (a Kubernetes List of 300
-    pods: ~120,000 copies)."""
-    every = fields(cls)
-    names = [f.name for f in every if f.init]
-    unknown = set(changed) - set(names)
-    if unknown:
-        raise TypeError(f"{cls.__name__} has no init fields {sorted(unknown)}")
-    scope: dict = {"__new__": object.__new__}
-    if len(names) < len(every) or hasattr(cls, "__post_init__") or cls.__setattr__ is not object.__setattr__:
-        # Not every field is set by a copy of each (or the class checks
-        # what it is given, or is frozen): through the class.
-        args = ", ".join(f"{n}={n}" if n in changed else f"{n}=o.{n}" for n in names)
-        exec(f"def copy(o, {', '.join(changed)}):\n    return type(o)({args})\n", scope)
-    else:
-        # Each field set as the class's __init__ would set it, without its
-        # argument parsing (a copy of a pod's words is ~40 of these).
-        body = "".join(f"    c.{n} = {n if n in changed else 'o.' + n}\n" for n in names)
-        exec(f"def copy(o, {', '.join(changed)}):\n    c = __new__(type(o))\n{body}    return c\n", scope)
-    return scope["copy"]
-
-
-_hint_at = _copier(ReleaseHint, "span")
-_problem_at = _copier(ParseProblem, "span")
-_word_at = _copier(Word, "span", "base", "offsets", "node")
-_value_at = _copier(yn.YamlValue, "span", "key_span", "children")
-_env_at = _copier(EnvVar, "span")
-_container_at = _copier(yn.Container, "span", "items", "dashes")
-_build_at = _copier(ImageBuild, "span", "command")
-_input_at = _copier(Input, "uses", "guard")
-_launch_at = _copier(Launch, "entry_span", "args", "span", "env", "release_hints", "problems", "opaque",
+# Copies with their places moved (``structs.copier``): every launch of a
+# document below an edit, or of a document seen before, is copied with its
+# words on every keystroke (a Kubernetes List of 300 pods: ~120,000 copies).
+_hint_at = copier(ReleaseHint, "span")
+_problem_at = copier(ParseProblem, "span")
+_word_at = copier(Word, "span", "base", "offsets", "node")
+_value_at = copier(yn.YamlValue, "span", "key_span", "children")
+_env_at = copier(EnvVar, "span")
+_container_at = copier(yn.Container, "span", "items", "dashes")
+_build_at = copier(ImageBuild, "span", "command")
+_input_at = copier(Input, "uses", "guard")
+_launch_at = copier(Launch, "entry_span", "args", "span", "env", "release_hints", "problems", "opaque",
                      "container", "build", "inputs", "written_config", "deployment")
 
 
